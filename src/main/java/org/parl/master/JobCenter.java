@@ -1,0 +1,243 @@
+package org.parl.master;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.parl.cluster.ClusterType;
+import org.parl.cluster.Failure;
+import org.parl.scheduler.Allocation;
+import org.parl.scheduler.ResourcePool;
+import org.parl.scheduler.ResourceRequest;
+import org.parl.scheduler.Scheduler;
+import org.parl.scheduler.WorkerView;
+
+/**
+ * The JobCenter's decisions, without Vert.x: which workers are in the pool, which requests are
+ * accepted, which job holds what. {@link JobCenterVerticle} owns one instance and calls it from
+ * its event loop only, then publishes the results.
+ *
+ * @param <H> what the caller attaches to a waiting request (its reply promise)
+ */
+public final class JobCenter<H> {
+
+  /** A request granted after waiting, with the caller's handle. */
+  public record Granted<H>(H handle, JobRecord job) {}
+
+  /** A worker that left the pool, with the jobs it took along. */
+  public record Lost(WorkerInfo worker, List<JobRecord> jobs) {}
+
+  /** The outcome of a submission: a job now, or a queued request id to time out later. */
+  public record Submitted(long requestId, Optional<JobRecord> job) {}
+
+  private record Waiting<H>(JobRequest request, H handle) {}
+
+  private final ClusterType type;
+  private final int maxGpusPerActor;
+  private final ResourcePool pool = new ResourcePool();
+  private final Scheduler<Waiting<H>> scheduler;
+  private final Map<String, WorkerInfo> workers = new LinkedHashMap<>();
+  private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
+  private long jobCounter;
+
+  public JobCenter(ClusterType type, int maxGpusPerActor) {
+    this.type = type;
+    this.maxGpusPerActor = maxGpusPerActor;
+    this.scheduler = new Scheduler<>(pool, () -> "job-" + (++jobCounter));
+  }
+
+  public ClusterType type() {
+    return type;
+  }
+
+  public int maxGpusPerActor() {
+    return maxGpusPerActor;
+  }
+
+  /** Adds a worker, then serves what was waiting for it. */
+  public List<Granted<H>> register(WorkerInfo w) {
+    if (workers.containsKey(w.workerId())) {
+      throw new Rejected(Failure.INVALID, "worker " + w.workerId() + " is already registered");
+    }
+    if (type == ClusterType.GPU && w.gpus().isEmpty()) {
+      throw new Rejected(Failure.MISMATCH, "this is a GPU cluster and worker " + w.workerId() + " on "
+          + w.hostname() + " offers no GPUs: start it on a host with GPUs, or with --gpus listing some");
+    }
+    if (type == ClusterType.CPU && !w.gpus().isEmpty()) {
+      throw new Rejected(Failure.MISMATCH, "this is a CPU cluster and worker " + w.workerId() + " on "
+          + w.hostname() + " offers GPUs " + w.gpus() + ": start the master with --gpu-cluster to use GPUs, "
+          + "or start the worker with --cpus instead");
+    }
+    if (type == ClusterType.CPU && w.cpus() < 1) {
+      throw new Rejected(Failure.INVALID, "worker " + w.workerId() + " offers no CPUs");
+    }
+    pool.addWorker(w.workerId(), type == ClusterType.CPU ? w.cpus() : 0, w.gpus());
+    workers.put(w.workerId(), w);
+    return drain();
+  }
+
+  /** Removes a worker that left on purpose or died; its jobs are lost. */
+  public Optional<Lost> removeWorker(String workerId) {
+    WorkerInfo w = workers.remove(workerId);
+    if (w == null) {
+      return Optional.empty();
+    }
+    List<JobRecord> lost = new ArrayList<>();
+    for (Allocation a : pool.removeWorker(workerId)) {
+      lost.add(jobs.remove(a.jobId()));
+    }
+    return Optional.of(new Lost(w, lost));
+  }
+
+  /** Removes every worker hosted by a cluster member that is gone. */
+  public List<Lost> removeNode(String nodeId) {
+    List<Lost> lost = new ArrayList<>();
+    for (WorkerInfo w : List.copyOf(workers.values())) {
+      if (w.nodeId().equals(nodeId)) {
+        removeWorker(w.workerId()).ifPresent(lost::add);
+      }
+    }
+    return lost;
+  }
+
+  /**
+   * Validates a request and grants it at once or queues it.
+   *
+   * @throws Rejected when the request can never be served as asked
+   */
+  public Submitted submit(JobRequest r, H handle) {
+    ResourceRequest resources = validate(r);
+    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
+    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
+  }
+
+  private ResourceRequest validate(JobRequest r) {
+    if (type == ClusterType.CPU) {
+      if (r.gpus() > 0) {
+        throw new Rejected(Failure.MISMATCH, "this is a CPU cluster and the actor asks for " + r.gpus()
+            + " GPU(s): ask for CPUs instead (@RemoteClass(cpus = N)), or connect to a cluster started with --gpu-cluster");
+      }
+      if (r.gpus() < 0 || r.cpus() < 1) {
+        throw new Rejected(Failure.INVALID, "an actor must ask for at least 1 CPU (it asked for "
+            + r.cpus() + " CPU(s) and " + r.gpus() + " GPU(s))");
+      }
+      return ResourceRequest.ofCpus(r.cpus());
+    }
+    if (r.gpus() == 0) {
+      throw new Rejected(Failure.MISMATCH, "this is a GPU cluster and the actor asks for no GPUs: ask for some with "
+          + "@RemoteClass(gpus = N) or .gpus(N), or connect to a CPU cluster");
+    }
+    if (r.gpus() < 0) {
+      throw new Rejected(Failure.INVALID, "an actor must ask for at least 1 GPU, not " + r.gpus());
+    }
+    if (r.gpus() > maxGpusPerActor) {
+      throw new Rejected(Failure.INVALID, "an actor may ask for at most " + maxGpusPerActor
+          + " GPUs and this one asks for " + r.gpus() + ": split the work across actors");
+    }
+    return ResourceRequest.ofGpus(r.gpus());
+  }
+
+  /** Gives up a waiting request whose time ran out; empty if it was already served. */
+  public Optional<H> timeout(long requestId) {
+    return scheduler.cancel(requestId).map(Waiting::handle);
+  }
+
+  /** A job ended (or never started): its resources return and waiting requests are served. */
+  public Optional<JobRecord> end(String jobId) {
+    JobRecord job = jobs.remove(jobId);
+    if (job == null) {
+      return Optional.empty();
+    }
+    pool.release(jobId);
+    return Optional.of(job);
+  }
+
+  /** Serves waiting requests in arrival order with what is vacant now. */
+  public List<Granted<H>> drain() {
+    List<Granted<H>> granted = new ArrayList<>();
+    for (Scheduler.Grant<Waiting<H>> g : scheduler.drain()) {
+      granted.add(new Granted<>(g.ticket().handle(), record(g.ticket().request(), g.allocation())));
+    }
+    return granted;
+  }
+
+  private JobRecord record(JobRequest r, Allocation a) {
+    JobRecord job = new JobRecord(r, a, System.currentTimeMillis());
+    jobs.put(job.jobId(), job);
+    return job;
+  }
+
+  public Optional<JobRecord> job(String jobId) {
+    return Optional.ofNullable(jobs.get(jobId));
+  }
+
+  public Optional<WorkerInfo> worker(String workerId) {
+    return Optional.ofNullable(workers.get(workerId));
+  }
+
+  public List<JobRecord> jobs() {
+    return List.copyOf(jobs.values());
+  }
+
+  public int waitingCount() {
+    return scheduler.waitingCount();
+  }
+
+  /** Oldest wait among queued requests, in milliseconds (0 when none waits). */
+  public long longestWaitMillis() {
+    long now = System.nanoTime();
+    return scheduler.waiting().stream().mapToLong(w -> (now - w.sinceNanos()) / 1_000_000).max().orElse(0);
+  }
+
+  public void checkInvariants() {
+    pool.checkInvariants();
+    if (jobs.size() != pool.allocationCount()) {
+      throw new IllegalStateException("pool invariant broken: " + jobs.size() + " jobs but "
+          + pool.allocationCount() + " allocations");
+    }
+  }
+
+  /** The record published for a worker: its identity and PARL's vacant/used GPU lists. */
+  public Optional<JsonObject> workerRecord(String workerId) {
+    WorkerInfo w = workers.get(workerId);
+    if (w == null) {
+      return Optional.empty();
+    }
+    WorkerView v = pool.worker(workerId).orElseThrow();
+    int cpusTotal = type == ClusterType.CPU ? w.cpus() : 0;
+    return Optional.of(new JsonObject()
+        .put("id", w.workerId())
+        .put("nodeId", w.nodeId())
+        .put("hostname", w.hostname())
+        .put("address", w.host())
+        .put("cpus", new JsonObject()
+            .put("total", cpusTotal)
+            .put("used", v.cpusUsed())
+            .put("vacant", v.cpusVacant()))
+        .put("hostCpus", w.cpus())
+        .put("worker_vacant_gpus", new JsonArray(v.vacantGpus()))
+        .put("worker_used_gpus", new JsonArray(v.usedGpus()))
+        .put("gpuDevices", w.gpuDevices())
+        .put("jobs", new JsonArray(List.copyOf(v.jobs()))));
+  }
+
+  /** Everything at once, for status queries and tests. */
+  public JsonObject snapshot() {
+    JsonArray ws = new JsonArray();
+    for (String id : workers.keySet()) {
+      ws.add(workerRecord(id).orElseThrow());
+    }
+    JsonArray js = new JsonArray();
+    jobs.values().forEach(j -> js.add(j.toJson()));
+    return new JsonObject()
+        .put("clusterType", type.label())
+        .put("maxGpusPerActor", maxGpusPerActor)
+        .put("workers", ws)
+        .put("jobs", js)
+        .put("waiting", scheduler.waitingCount())
+        .put("longestWaitMs", longestWaitMillis());
+  }
+}
