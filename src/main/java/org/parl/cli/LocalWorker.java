@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 final class LocalWorker {
 
   private static final Logger log = LoggerFactory.getLogger(LocalWorker.class);
+  /** Warm CPU job processes a worker keeps at most (each costs a JVM's memory while idle). */
+  static final int WARM_CPU_JOBS = 4;
 
   private LocalWorker() {}
 
@@ -30,7 +32,8 @@ final class LocalWorker {
         throw new CliFailure("this is a CPU cluster, so a worker cannot lend GPUs (--gpus): start the master with "
             + "--gpu-cluster to use GPUs, or leave --gpus out");
       }
-      return settings(workerId, host, cpus != null ? cpus : cores, List.of(), new JsonArray(), null);
+      int lent = cpus != null ? cpus : cores;
+      return settings(workerId, host, lent, List.of(), new JsonArray(), null, Math.min(lent, WARM_CPU_JOBS));
     }
     if (cpus != null) {
       throw new CliFailure("this is a GPU cluster, so a worker lends GPUs (--gpus), not CPUs (--cpus): "
@@ -66,12 +69,13 @@ final class LocalWorker {
         devices.add(d.toJson());
       }
     }
-    return settings(workerId, host, cores, chosen, devices, inventory.binary());
+    return settings(workerId, host, cores, chosen, devices, inventory.binary(), 1);
   }
 
-  private static WorkerSettings settings(String id, String host, int cpus, List<Integer> gpus, JsonArray devices, String smi) {
+  private static WorkerSettings settings(String id, String host, int cpus, List<Integer> gpus, JsonArray devices,
+      String smi, int warm) {
     return new WorkerSettings(id, Hostnames.local(), host, cpus, gpus, devices,
-        ParlHome.workers().resolve(id), ParlHome.codeCache(), smi);
+        ParlHome.workers().resolve(id), ParlHome.codeCache(), smi, warm);
   }
 
   private static String join(List<Integer> ids) {

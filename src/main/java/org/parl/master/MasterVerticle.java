@@ -4,6 +4,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
@@ -16,6 +17,7 @@ import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.Failure;
 import org.parl.cluster.Fields;
 import org.parl.cluster.MapPublisher;
+import org.parl.wire.ClassPaths;
 import org.parl.wire.JsonLines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +42,7 @@ public final class MasterVerticle extends VerticleBase {
   private final Map<String, ClientSession> clients = new HashMap<>();
   private final PeerRequests launches = new PeerRequests();
   private MapPublisher clientsMap;
+  private JsonArray runtimeJars = new JsonArray();
 
   public MasterVerticle(ClusterInfo info, String host, int port) {
     this.info = info;
@@ -55,11 +58,23 @@ public final class MasterVerticle extends VerticleBase {
         m -> launches.lost(m.body().getString("workerId"), m.body().getString("cause")));
     Future<?> published = vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
         .compose(m -> m.put(Addresses.CLUSTER_KEY, info.toJson().encode()));
+    Future<?> hashed = vertx.executeBlocking(MasterVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
             .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true))
         .connectHandler(this::accept)
         .listen();
-    return Future.all(published, listening);
+    return Future.all(published, hashed, listening);
+  }
+
+  /** Hashes of the jars every job process has, so that clients do not ship them again. */
+  private static JsonArray runtimeJars() throws java.io.IOException {
+    JsonArray hashes = new JsonArray();
+    for (java.nio.file.Path p : ClassPaths.current()) {
+      if (!java.nio.file.Files.isDirectory(p)) {
+        hashes.add(ClassPaths.hash(p));
+      }
+    }
+    return hashes;
   }
 
   private void accept(NetSocket socket) {
@@ -109,7 +124,7 @@ public final class MasterVerticle extends VerticleBase {
         clients.put(clientId, session);
         clientsMap.put(clientId, session::record);
         log.info("client {} connected: {} on {}", clientId, msg.getString("program", "?"), msg.getString("hostname", "?"));
-        session.reply(id, info.toJson().put("clientId", clientId));
+        session.reply(id, info.toJson().put("clientId", clientId).put("runtime", runtimeJars));
       }
       default -> throw new BadMessageException("role must be client, worker, monitor or status, not " + role);
     }
@@ -125,7 +140,7 @@ public final class MasterVerticle extends VerticleBase {
         .onSuccess(job -> {
           String jobId = job.getString("jobId");
           if (session.closed()) {
-            kill(job.getString("workerId"), jobId);
+            kill(job.getString("workerId"), jobId, "its client disconnected before the job started");
             return;
           }
           session.addJob(jobId, job.getString("workerId"));
@@ -150,12 +165,13 @@ public final class MasterVerticle extends VerticleBase {
       session.replyError(id, Failure.NOT_FOUND, "this client has no job " + jobId);
       return;
     }
-    kill(workerId, jobId).onComplete(ar -> session.reply(id, new JsonObject()));
+    kill(workerId, jobId, "stopped by its client").onComplete(ar -> session.reply(id, new JsonObject()));
   }
 
-  private Future<Object> kill(String workerId, String jobId) {
+  private Future<Object> kill(String workerId, String jobId, String cause) {
     DeliveryOptions opts = new DeliveryOptions().addHeader("op", "kill").setSendTimeout(10_000);
-    return vertx.eventBus().request(Addresses.worker(workerId), new JsonObject().put("jobId", jobId), opts)
+    JsonObject body = new JsonObject().put("jobId", jobId).put("cause", cause);
+    return vertx.eventBus().request(Addresses.worker(workerId), body, opts)
         .map(Message::body)
         .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, workerId, e.getMessage()));
   }
@@ -182,7 +198,7 @@ public final class MasterVerticle extends VerticleBase {
     clientsMap.remove(session.clientId());
     Map<String, String> jobs = session.jobs();
     log.info("client {} disconnected; stopping its {} job(s)", session.clientId(), jobs.size());
-    jobs.forEach((jobId, workerId) -> kill(workerId, jobId));
+    jobs.forEach((jobId, workerId) -> kill(workerId, jobId, "its client " + session.clientId() + " disconnected"));
   }
 
   private Future<JsonObject> jobCenter(String op, JsonObject body) {

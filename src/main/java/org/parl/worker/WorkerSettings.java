@@ -13,6 +13,8 @@ import java.util.List;
  * @param workDir per-worker folder for job logs and job working directories
  * @param codeCache host-wide folder of shipped code, by content hash
  * @param nvidiaSmi the nvidia-smi binary used for periodic GPU statistics, or null
+ * @param warmJobs job processes kept started ahead of demand: that many generic ones on a CPU
+ *     cluster; on a GPU cluster any value above 0 keeps one per vacant GPU for 1-GPU actors
  */
 public record WorkerSettings(
     String workerId,
@@ -23,4 +25,5 @@ public record WorkerSettings(
     JsonArray gpuDevices,
     Path workDir,
     Path codeCache,
-    String nvidiaSmi) {}
+    String nvidiaSmi,
+    int warmJobs) {}

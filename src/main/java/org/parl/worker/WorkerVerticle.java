@@ -1,23 +1,29 @@
 package org.parl.worker;
 
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
+import org.parl.cluster.Failure;
+import org.parl.cluster.Fields;
 import org.parl.cluster.Ops;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A worker's presence in the cluster: registers what it lends with the JobCenter and answers the
- * master's requests on {@code parl.worker.<id>}.
+ * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
+ * process for each actor the master places here (from a warm pool when it can), reports each
+ * job's end with its cause, and answers log requests on {@code parl.worker.<id>}.
  */
 public final class WorkerVerticle extends VerticleBase {
 
@@ -27,6 +33,8 @@ public final class WorkerVerticle extends VerticleBase {
 
   private final ClusterNode node;
   private final WorkerSettings settings;
+  private JobSupervisor jobs;
+  private boolean warming;
 
   public WorkerVerticle(ClusterNode node, WorkerSettings settings) {
     this.node = node;
@@ -35,9 +43,120 @@ public final class WorkerVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    Ops ops = new Ops("worker " + settings.workerId(), log);
-    return vertx.eventBus().consumer(Addresses.worker(settings.workerId()), ops::handle).completion()
-        .compose(v -> register());
+    jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
+    Ops ops = new Ops("worker " + settings.workerId(), log)
+        .on("launch", this::launch)
+        .on("kill", this::kill)
+        .on("log", this::log)
+        .on("jobs", body -> Future.succeededFuture(jobList()));
+    return jobs.start()
+        .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), ops::handle).completion())
+        .compose(v -> register())
+        .onSuccess(v -> topUpWarm());
+  }
+
+  @Override
+  public Future<?> stop() {
+    jobs.killAll();
+    return Future.succeededFuture();
+  }
+
+  private Future<JsonObject> launch(JsonObject job) {
+    Fields.string(job, "jobId");
+    Fields.string(job, "clientId");
+    List<Integer> gpus = Fields.idList(job, "gpus", settings.gpus().size());
+    int memoryLimitMb = Fields.optionalInteger(job, "maxMemoryMb", 0, 1 << 24, 0);
+    if (!settings.gpus().containsAll(gpus)) {
+      return Failure.INVALID.future("worker " + settings.workerId() + " does not lend GPU(s) " + gpus);
+    }
+    JobProcess p = memoryLimitMb == 0 && gpus.size() <= 1
+        ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0))
+        : jobs.spawn(gpus, memoryLimitMb);
+    jobs.reserve(p, job);
+    topUpWarm();
+    return p.ready.future().map(ready -> {
+      jobs.assign(ready);
+      return new JsonObject()
+          .put("host", settings.host())
+          .put("port", ready.port)
+          .put("token", ready.token)
+          .put("pid", ready.pid())
+          .put("slot", ready.slot);
+    });
+  }
+
+  private Future<JsonObject> kill(JsonObject body) {
+    String jobId = Fields.string(body, "jobId");
+    String cause = Fields.optionalString(body, "cause", "stopped by the master");
+    return jobs.kill(jobId, cause) ? Ops.ok() : Failure.NOT_FOUND.future("no job " + jobId + " runs on worker " + settings.workerId());
+  }
+
+  private Future<JsonObject> log(JsonObject body) {
+    String jobId = Fields.string(body, "jobId");
+    int lines = Fields.optionalInteger(body, "lines", 1, LogTail.MAX_LINES, 500);
+    return jobs.job(jobId)
+        .map(p -> vertx.executeBlocking(() -> LogTail.read(p.log, lines)).map(text -> p.toJson().put("log", text)))
+        .orElseGet(() -> Failure.NOT_FOUND.future("worker " + settings.workerId() + " knows no job " + jobId));
+  }
+
+  private JsonObject jobList() {
+    JsonArray list = new JsonArray();
+    jobs.jobs().forEach(p -> list.add(p.toJson()));
+    return new JsonObject().put("jobs", list);
+  }
+
+  private void jobEnded(JobProcess p, boolean abnormal) {
+    JsonObject end = new JsonObject()
+        .put("jobId", p.jobId)
+        .put("workerId", settings.workerId())
+        .put("cause", p.endCause)
+        .put("lost", abnormal);
+    vertx.eventBus().request(Addresses.JOB_CENTER, end, new DeliveryOptions().addHeader(Ops.OP, "end").setSendTimeout(30_000))
+        .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
+    topUpWarm();
+  }
+
+  /**
+   * Keeps warm processes ready, one start at a time so that a small host is not swamped: on a CPU
+   * cluster {@code warmJobs} generic ones, on a GPU cluster one per GPU no job holds.
+   */
+  private void topUpWarm() {
+    if (warming || settings.warmJobs() <= 0) {
+      return;
+    }
+    List<Integer> next = nextWarm();
+    if (next == null) {
+      return;
+    }
+    warming = true;
+    jobs.spawn(next, 0).ready.future().onComplete(ar -> {
+      warming = false;
+      if (ar.failed()) {
+        log.warn("a warm job process failed to start: {}", ar.cause().getMessage());
+        vertx.setTimer(5_000, t -> topUpWarm());
+      } else {
+        topUpWarm();
+      }
+    });
+  }
+
+  private List<Integer> nextWarm() {
+    if (settings.gpus().isEmpty()) {
+      long warm = jobs.liveProcesses().filter(p -> p.warm() && p.memoryLimitMb == 0).count();
+      return warm < settings.warmJobs() ? List.of() : null;
+    }
+    Set<Integer> covered = new HashSet<>();
+    jobs.liveProcesses().forEach(p -> {
+      if (!p.warm() || p.gpus.size() == 1) {
+        covered.addAll(p.gpus);
+      }
+    });
+    for (int gpu : settings.gpus()) {
+      if (!covered.contains(gpu)) {
+        return List.of(gpu);
+      }
+    }
+    return null;
   }
 
   private Future<Object> register() {

@@ -56,9 +56,14 @@ public final class ParlProcess implements AutoCloseable {
     cmd.add("-jar");
     cmd.add(jar().toString());
     cmd.addAll(List.of(args));
+    return startCommand(env, args.length > 0 ? args[0] : "parl", cmd);
+  }
+
+  /** Runs any command, its output collected like a parl command's. */
+  public static ParlProcess startCommand(Map<String, String> env, String label, List<String> cmd) {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().putAll(env);
-    String name = String.join("-", List.of(args).subList(0, Math.min(1, args.length))) + "-" + System.nanoTime();
+    String name = label + "-" + System.nanoTime();
     try {
       ParlProcess p = new ParlProcess(pb.start(), name);
       p.process.getOutputStream().close();

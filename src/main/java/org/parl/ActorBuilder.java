@@ -1,0 +1,33 @@
+package org.parl;
+
+import io.vertx.core.Future;
+
+/**
+ * Resources and constructor arguments of one actor; each setter overrides the class's
+ * {@link RemoteClass} defaults and returns {@code this}.
+ *
+ * @param <T> the actor's interface
+ */
+public interface ActorBuilder<T> {
+
+  /** GPUs for the actor (GPU cluster only). */
+  ActorBuilder<T> gpus(int gpus);
+
+  /** CPUs for the actor (CPU cluster only). */
+  ActorBuilder<T> cpus(int cpus);
+
+  /** Memory limit in MiB (heap and resident memory) of the actor's process; 0 for none. */
+  ActorBuilder<T> maxMemoryMb(int maxMemoryMb);
+
+  /** Whether to wait for vacant resources (default) or fail at once with {@link ResourceException}. */
+  ActorBuilder<T> waitForResources(boolean wait);
+
+  /** Constructor arguments; the public constructor whose parameters accept them is used. */
+  ActorBuilder<T> args(Object... args);
+
+  /** Creates the actor and returns a blocking proxy of {@code T}. Do not call on an event loop. */
+  T create();
+
+  /** Creates the actor asynchronously. */
+  Future<RemoteActor<T>> createAsync();
+}

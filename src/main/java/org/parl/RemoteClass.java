@@ -1,0 +1,37 @@
+package org.parl;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Default resources of an actor class, like PARL's {@code @parl.remote_class(n_gpu=, max_memory=, wait=)}.
+ * {@link ActorBuilder} methods override them per actor.
+ *
+ * <pre>{@code
+ * @RemoteClass(gpus = 1, maxMemoryMb = 512)
+ * public class Learner implements Policy { ... }
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE)
+public @interface RemoteClass {
+
+  /** GPUs the actor needs, on a GPU cluster (0 means a CPU actor). */
+  int gpus() default 0;
+
+  /** CPUs the actor needs, on a CPU cluster. */
+  int cpus() default 1;
+
+  /** Memory limit of the actor's process in MiB (heap limit and resident memory); 0 means none. */
+  int maxMemoryMb() default 0;
+
+  /**
+   * Whether creation waits for resources (up to {@link ConnectOptions#getResourceWaitTimeout()})
+   * instead of failing at once when none are vacant.
+   */
+  boolean waitForResources() default true;
+}

@@ -1,0 +1,151 @@
+package org.parl.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.LocalTime;
+import java.util.HexFormat;
+import java.util.Map;
+import org.parl.wire.Frames;
+
+/**
+ * A job process: one JVM per actor, started by a worker, not a cluster member. It opens a data
+ * port, tells its worker (port and a one-time token), and serves exactly one client that presents
+ * the token. It ends when that client closes the actor or goes away, or when its worker goes away.
+ *
+ * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR}.
+ */
+public final class JobMain {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** How long an assigned job waits for its client to connect. */
+  private static final long CLIENT_WAIT_MS = 60_000;
+
+  private final String slot;
+  private final ServerSocket data;
+  private final String token;
+  private final ActorHost host;
+  private final BlobStore blobs;
+  private volatile long assignedAt;
+  private volatile String jobId = "unassigned";
+
+  private JobMain(String slot, ServerSocket data, String token, BlobStore blobs) {
+    this.slot = slot;
+    this.data = data;
+    this.token = token;
+    this.blobs = blobs;
+    this.host = new ActorHost(blobs, Path.of("").toAbsolutePath());
+  }
+
+  public static void main(String[] args) {
+    try {
+      Map<String, String> a = JobArgs.parse(args);
+      String[] worker = a.get("worker").split(":");
+      ServerSocket data = new ServerSocket();
+      data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 4);
+      data.setSoTimeout(1000);
+      byte[] t = new byte[16];
+      new SecureRandom().nextBytes(t);
+      String token = HexFormat.of().formatHex(t);
+      JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
+      ControlLink link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
+      link.start(msg -> job.onControl(link, msg), () -> exit(0, "its worker went away"));
+      link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,
+          "pid", ProcessHandle.current().pid()));
+      job.serve();
+    } catch (Throwable e) {
+      exit(1, "failed to start: " + e);
+    }
+  }
+
+  private void onControl(ControlLink link, Map<String, Object> msg) {
+    switch (String.valueOf(msg.get("op"))) {
+      case "assign" -> {
+        jobId = String.valueOf(msg.get("jobId"));
+        assignedAt = System.currentTimeMillis();
+        log("job " + jobId + " assigned to client " + msg.get("clientId"));
+      }
+      case "ping" -> link.send(Map.of("op", "pong", "seq", msg.getOrDefault("seq", 0)));
+      case "stop" -> exit(0, "stopped by its worker");
+      default -> log("ignored an unknown control message: " + msg);
+    }
+  }
+
+  /** Accepts connections until one presents the token, then serves it until it ends. */
+  private void serve() throws IOException {
+    while (true) {
+      Socket s;
+      try {
+        s = data.accept();
+      } catch (SocketTimeoutException e) {
+        if (assignedAt > 0 && System.currentTimeMillis() - assignedAt > CLIENT_WAIT_MS) {
+          exit(0, "its client did not connect within " + CLIENT_WAIT_MS / 1000 + " s");
+        }
+        continue;
+      }
+      s.setTcpNoDelay(true);
+      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 64 * 1024));
+      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+      if (!authenticated(in, out)) {
+        s.close();
+        continue;
+      }
+      data.close();
+      new ClientSession(host, blobs, in, out).run();
+      exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
+    }
+  }
+
+  private boolean authenticated(DataInputStream in, OutputStream out) {
+    try {
+      Frames.Frame frame = Frames.read(in);
+      Map<?, ?> hello = frame.type() == Frames.HELLO ? JSON.readValue(frame.payload(), Map.class) : Map.of();
+      if (hello.get("token") instanceof String offered
+          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
+        ClientSession.answerHello(hello, blobs, out, jobId, frame.id());
+        return true;
+      }
+      Frames.write(out, Frames.ERROR, frame.id(),
+          ErrorPayload.of(new CallFailure("invalid", "wrong token: this job belongs to another client")));
+    } catch (EOFException e) {
+      // a probe that closed at once
+    } catch (IOException | RuntimeException e) {
+      log("refused a connection: " + e.getMessage());
+    }
+    return false;
+  }
+
+  static void log(String message) {
+    System.out.println(LocalTime.now() + " parl job: " + message);
+  }
+
+  /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
+  static void exit(int code, String why) {
+    log("exiting: " + why);
+    System.out.flush();
+    Thread killer = new Thread(() -> {
+      try {
+        Thread.sleep(5_000);
+      } catch (InterruptedException e) {
+        // exit anyway
+      }
+      Runtime.getRuntime().halt(code);
+    });
+    killer.setDaemon(true);
+    killer.start();
+    System.exit(code);
+  }
+}

@@ -1,0 +1,134 @@
+package org.parl.wire;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The data path between a client and a job process: length-prefixed binary frames on one TCP
+ * connection, many in flight, answered in order and matched by id.
+ *
+ * <pre>
+ *   int32 length (of everything after it) | byte type | int64 id | payload (length - 9 bytes)
+ * </pre>
+ *
+ * Both ends use plain blocking sockets: the job serves its single client on one thread, and a
+ * client call is written by the calling thread itself, so a call costs no thread hop on the way
+ * out (DESIGN-NOTES measured ~23 µs per hop on this kind of machine).
+ */
+public final class Frames {
+
+  public static final int HEADER = 13;
+  /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
+  public static final int MAX_PAYLOAD = 1 << 30;
+
+  // client -> job
+  public static final byte HELLO = 1;
+  public static final byte BLOB = 2;
+  public static final byte CREATE = 3;
+  public static final byte CALL = 4;
+  public static final byte GET = 5;
+  public static final byte SET = 6;
+  public static final byte CLOSE = 7;
+  // job -> client
+  public static final byte RESULT = 20;
+  public static final byte ERROR = 21;
+
+  private Frames() {}
+
+  /** One frame as read. */
+  public record Frame(byte type, long id, byte[] payload) {}
+
+  /** Reads one frame; throws {@link EOFException} at a clean end of stream. */
+  public static Frame read(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 9 || length - 9 > MAX_PAYLOAD) {
+      throw new IOException("bad frame length " + length);
+    }
+    byte type = in.readByte();
+    long id = in.readLong();
+    byte[] payload = new byte[length - 9];
+    in.readFully(payload);
+    return new Frame(type, id, payload);
+  }
+
+  /**
+   * Writes one frame. Small frames go out in one write (one TCP segment with TCP_NODELAY); large
+   * payloads are not copied. Callers serialise access to {@code out}.
+   */
+  public static void write(OutputStream out, byte type, long id, byte[] payload, int length) throws IOException {
+    if (length > MAX_PAYLOAD) {
+      throw new IOException("payload of " + length + " bytes is over the limit of " + MAX_PAYLOAD);
+    }
+    if (length <= 16 * 1024) {
+      byte[] buf = new byte[HEADER + length];
+      header(buf, type, id, length);
+      System.arraycopy(payload, 0, buf, HEADER, length);
+      out.write(buf);
+    } else {
+      byte[] head = new byte[HEADER];
+      header(head, type, id, length);
+      out.write(head);
+      out.write(payload, 0, length);
+    }
+    out.flush();
+  }
+
+  public static void write(OutputStream out, byte type, long id, byte[] payload) throws IOException {
+    write(out, type, id, payload, payload.length);
+  }
+
+  private static void header(byte[] b, byte type, long id, int length) {
+    int l = length + 9;
+    b[0] = (byte) (l >>> 24);
+    b[1] = (byte) (l >>> 16);
+    b[2] = (byte) (l >>> 8);
+    b[3] = (byte) l;
+    b[4] = type;
+    for (int i = 0; i < 8; i++) {
+      b[5 + i] = (byte) (id >>> (56 - 8 * i));
+    }
+  }
+
+  /** A payload made of a short UTF-8 name followed by bytes: {@code uint16 length | name | rest}. */
+  public static byte[] named(String name, byte[] rest) {
+    return named(name.getBytes(StandardCharsets.UTF_8), rest);
+  }
+
+  /** {@link #named(String, byte[])} with the name already encoded. */
+  public static byte[] named(byte[] n, byte[] rest) {
+    if (n.length > 0xFFFF) {
+      throw new IllegalArgumentException("name too long: " + n.length + " bytes");
+    }
+    byte[] out = new byte[2 + n.length + rest.length];
+    out[0] = (byte) (n.length >>> 8);
+    out[1] = (byte) n.length;
+    System.arraycopy(n, 0, out, 2, n.length);
+    System.arraycopy(rest, 0, out, 2 + n.length, rest.length);
+    return out;
+  }
+
+  /** The name of a {@link #named} payload. */
+  public static String name(byte[] payload) throws IOException {
+    int n = nameLength(payload);
+    return new String(payload, 2, n, StandardCharsets.UTF_8);
+  }
+
+  /** Where the bytes after the name of a {@link #named} payload start. */
+  public static int restOffset(byte[] payload) throws IOException {
+    return 2 + nameLength(payload);
+  }
+
+  private static int nameLength(byte[] payload) throws IOException {
+    if (payload.length < 2) {
+      throw new IOException("payload too short for a name");
+    }
+    int n = ((payload[0] & 0xFF) << 8) | (payload[1] & 0xFF);
+    if (2 + n > payload.length) {
+      throw new IOException("name length " + n + " runs past the payload");
+    }
+    return n;
+  }
+}

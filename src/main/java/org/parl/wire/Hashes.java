@@ -1,0 +1,39 @@
+package org.parl.wire;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** Content hashes that name shipped code and files. */
+public final class Hashes {
+
+  private Hashes() {}
+
+  public static String sha256(byte[] data, int offset, int length) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      md.update(data, offset, length);
+      return HexFormat.of().formatHex(md.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String sha256(byte[] data) {
+    return sha256(data, 0, data.length);
+  }
+
+  /** True for a well-formed hash: 64 lowercase hex digits, so it is safe as a file name. */
+  public static boolean valid(String hash) {
+    if (hash == null || hash.length() != 64) {
+      return false;
+    }
+    for (int i = 0; i < 64; i++) {
+      char c = hash.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,68 @@
+package org.parl.worker;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags)
+ * with the exact GPU environment set before it starts, a heap limit when the actor has a memory
+ * limit, its own working directory and its output appended to its log file.
+ *
+ * <p>Starting a process blocks briefly (fork/exec): call it off the event loop.
+ */
+final class JobLauncher {
+
+  /** Exit status of a JVM stopped by {@code -XX:+ExitOnOutOfMemoryError}. */
+  static final int OOM_EXIT = 3;
+
+  private final String javaBinary;
+  private final String classpath;
+  private final String host;
+  private final Path blobs;
+
+  JobLauncher(String host, Path blobs) {
+    this.javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    this.classpath = System.getProperty("java.class.path");
+    this.host = host;
+    this.blobs = blobs;
+  }
+
+  Process start(JobProcess job, int controlPort) throws IOException {
+    Files.createDirectories(job.workDir);
+    Files.createDirectories(job.log.getParent());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBinary);
+    cmd.add("-XX:+UseSerialGC");
+    cmd.add("-Xms8m");
+    cmd.add("-Xss512k");
+    cmd.add("-XX:+ExitOnOutOfMemoryError");
+    if (job.memoryLimitMb > 0) {
+      cmd.add("-Xmx" + heapMb(job.memoryLimitMb) + "m");
+    }
+    cmd.add("-cp");
+    cmd.add(classpath);
+    cmd.add("org.parl.job.JobMain");
+    cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
+        "--blobs", blobs.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd)
+        .directory(job.workDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(job.log.toFile()))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    Map<String, String> env = pb.environment();
+    env.put("CUDA_VISIBLE_DEVICES", job.gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
+    env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    return pb.start();
+  }
+
+  /** The heap gets most of the limit; the rest is left to metaspace, code and thread stacks. */
+  static int heapMb(int limitMb) {
+    return Math.max(16, limitMb - Math.max(48, limitMb / 4));
+  }
+}

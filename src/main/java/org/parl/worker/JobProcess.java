@@ -1,0 +1,70 @@
+package org.parl.worker;
+
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetSocket;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One job process as its worker sees it. A process is started either warm (generic, waiting for
+ * an actor) or for a given job; it becomes ready when it connects back, and is assigned a job id
+ * when an actor lands on it. Touched only on the worker verticle's context.
+ */
+final class JobProcess {
+
+  enum State { STARTING, IDLE, ASSIGNED, ENDED }
+
+  final String slot;
+  final List<Integer> gpus;
+  final int memoryLimitMb;
+  final Path log;
+  final Path workDir;
+  final long startedAt = System.currentTimeMillis();
+  final Promise<JobProcess> ready = Promise.promise();
+  Process process;
+  State state = State.STARTING;
+  NetSocket control;
+  int port;
+  String token;
+  String jobId;
+  String clientId;
+  String actorClass;
+  long lastPong = System.currentTimeMillis();
+  /** Why the worker killed it, if it did; read when the exit is reported. */
+  String killCause;
+  String endCause;
+  Long endedAt;
+
+  JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, Path log, Path workDir) {
+    this.slot = slot;
+    this.gpus = List.copyOf(gpus);
+    this.memoryLimitMb = memoryLimitMb;
+    this.log = log;
+    this.workDir = workDir;
+  }
+
+  long pid() {
+    return process == null ? -1 : process.pid();
+  }
+
+  boolean warm() {
+    return jobId == null;
+  }
+
+  JsonObject toJson() {
+    return new JsonObject()
+        .put("jobId", jobId)
+        .put("slot", slot)
+        .put("clientId", clientId)
+        .put("actorClass", actorClass)
+        .put("pid", pid())
+        .put("state", state.name().toLowerCase())
+        .put("gpus", new JsonArray(gpus))
+        .put("memoryLimitMb", memoryLimitMb)
+        .put("startedAt", startedAt)
+        .put("endedAt", endedAt)
+        .put("cause", endCause);
+  }
+}

@@ -1,0 +1,49 @@
+package org.parl.it.actors;
+
+import java.util.List;
+import java.util.Map;
+
+/** The remote API of the test actor. */
+public interface Counter {
+
+  int add(int x);
+
+  int value();
+
+  void reset();
+
+  String env(String name);
+
+  float[] echo(float[] data);
+
+  double[] scale(double[] data, double factor);
+
+  byte[] bytes(int n);
+
+  Point move(Point p, int dx);
+
+  List<Point> points(int n);
+
+  Map<String, List<Integer>> groups(List<String> names);
+
+  void fail(String message);
+
+  String readFile(String name);
+
+  void print(String line);
+
+  long allocate(int mb);
+
+  void sleep(long ms);
+
+  int pid();
+
+  void exit(int status);
+
+  String describe(Object o);
+
+  /** A small API for actors that need little. */
+  interface Simple {
+    int value();
+  }
+}

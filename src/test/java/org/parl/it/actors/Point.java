@@ -1,0 +1,4 @@
+package org.parl.it.actors;
+
+/** A record argument and result. */
+public record Point(int x, int y, String label) {}
