@@ -1,0 +1,134 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.parl.ActorLostException;
+import org.parl.ClusterMismatchException;
+import org.parl.InvalidRequestException;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.parl.it.actors.Counter;
+import org.parl.it.actors.CounterImpl;
+
+/** GPU actors on a GPU cluster whose master lends a fake 4-GPU inventory. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GpuActorsIT {
+
+  private TestCluster cluster;
+  private ParlClient parl;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = TestCluster.start(4);
+    parl = Parl.connect(cluster.address);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (parl != null) {
+      parl.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void eachActorSeesExactlyItsGpus() throws Exception {
+    List<RemoteActor<Counter>> singles = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      singles.add(parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await());
+    }
+    Set<String> seen = new HashSet<>();
+    for (RemoteActor<Counter> a : singles) {
+      String visible = a.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await();
+      assertEquals(String.join(",", a.gpus()), visible, "CUDA_VISIBLE_DEVICES is exactly the allocated id");
+      assertEquals("PCI_BUS_ID", a.call(x -> x.env("CUDA_DEVICE_ORDER")).await());
+      assertTrue(seen.add(visible), "GPU " + visible + " given twice");
+    }
+    singles.remove(0).close();
+    RemoteActor<Counter> pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    assertEquals(2, pair.gpus().size());
+    assertEquals(String.join(",", pair.gpus()), pair.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await());
+
+    Future<RemoteActor<Counter>> fifth = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync();
+    TimeUnit.MILLISECONDS.sleep(1500);
+    assertFalse(fifth.isComplete(), "all 4 GPUs are held; the request waits");
+    List<String> freed = singles.get(0).gpus();
+    singles.remove(0).close();
+    RemoteActor<Counter> late = fifth.await(60, TimeUnit.SECONDS);
+    assertEquals(freed, late.gpus(), "the waiting request gets the freed GPU");
+    assertEquals(freed.get(0), late.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await());
+
+    late.close();
+    pair.close();
+    singles.forEach(RemoteActor::close);
+    JsonObject idle = cluster.awaitIdle();
+    JsonObject worker = idle.getJsonArray("workers").getJsonObject(0);
+    assertEquals(List.of(0, 1, 2, 3), worker.getJsonArray("worker_vacant_gpus").getList());
+    assertEquals(List.of(), worker.getJsonArray("worker_used_gpus").getList());
+  }
+
+  @Test
+  @Order(2)
+  void wrongRequestsAreRefused() {
+    ClusterMismatchException cpu = assertThrows(ClusterMismatchException.class,
+        () -> parl.actor(Counter.class, CounterImpl.class).create());
+    assertTrue(cpu.getMessage().contains("GPU cluster"), cpu.getMessage());
+    InvalidRequestException many = assertThrows(InvalidRequestException.class,
+        () -> parl.actor(Counter.class, CounterImpl.class).gpus(9).create());
+    assertTrue(many.getMessage().contains("at most 8 GPUs"), many.getMessage());
+  }
+
+  @Test
+  @Order(3)
+  void aKilledClientGivesItsGpusBack() throws Exception {
+    ParlProcess client = cluster.program(ClientProgram.class, cluster.address, "2", "2");
+    client.awaitLine("READY", TestCluster.START);
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").size() == 2, Duration.ofSeconds(10));
+    client.kill();
+    JsonObject idle = cluster.awaitIdle();
+    assertEquals(List.of(0, 1, 2, 3), idle.getJsonArray("workers").getJsonObject(0).getJsonArray("worker_vacant_gpus").getList());
+  }
+
+  @Test
+  @Order(4)
+  void aDeadWorkerFailsItsActorsCalls() throws Exception {
+    ParlProcess[] handle = new ParlProcess[1];
+    String w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
+    RemoteActor<Counter> onMaster = parl.actor(Counter.class, CounterImpl.class).gpus(4).createAsync().await();
+    RemoteActor<Counter> onW2 = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    assertEquals(w2, onW2.workerId());
+    Future<Void> pending = onW2.run(x -> x.sleep(60_000));
+    TimeUnit.MILLISECONDS.sleep(300);
+    handle[0].kill();
+    ActorLostException e = assertThrows(ActorLostException.class, () -> pending.await(15, TimeUnit.SECONDS));
+    assertTrue(e.getMessage().contains(w2), e.getMessage());
+    assertThrows(ActorLostException.class, () -> onW2.call(Counter::value).await());
+    assertEquals(1, onMaster.call(x -> x.add(1)).await(), "actors elsewhere are untouched");
+    onW2.close();
+    onMaster.close();
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20));
+  }
+}
