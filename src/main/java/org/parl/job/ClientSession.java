@@ -18,6 +18,8 @@ import org.parl.wire.Frames;
 final class ClientSession {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Calls served by this process, reported to the worker with each pong. */
+  static final java.util.concurrent.atomic.AtomicLong CALLS = new java.util.concurrent.atomic.AtomicLong();
 
   private final ActorHost host;
   private final DataInputStream in;
@@ -75,6 +77,7 @@ final class ClientSession {
   private byte[] handle(Frames.Frame f) throws CallFailure, IOException {
     switch (f.type()) {
       case Frames.CALL:
+        CALLS.incrementAndGet();
         return host.call(f.payload());
       case Frames.GET:
         return host.get(f.payload());

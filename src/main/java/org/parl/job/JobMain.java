@@ -41,6 +41,7 @@ public final class JobMain {
   private final BlobStore blobs;
   private volatile long assignedAt;
   private volatile String jobId = "unassigned";
+  private static volatile ControlLink link;
 
   private JobMain(String slot, ServerSocket data, String token, BlobStore blobs) {
     this.slot = slot;
@@ -61,8 +62,8 @@ public final class JobMain {
       new SecureRandom().nextBytes(t);
       String token = HexFormat.of().formatHex(t);
       JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
-      ControlLink link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
-      link.start(msg -> job.onControl(link, msg), () -> exit(0, "its worker went away"));
+      link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
+      link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
       link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,
           "pid", ProcessHandle.current().pid()));
       job.serve();
@@ -71,14 +72,14 @@ public final class JobMain {
     }
   }
 
-  private void onControl(ControlLink link, Map<String, Object> msg) {
+  private void onControl(Map<String, Object> msg) {
     switch (String.valueOf(msg.get("op"))) {
       case "assign" -> {
         jobId = String.valueOf(msg.get("jobId"));
         assignedAt = System.currentTimeMillis();
         log("job " + jobId + " assigned to client " + msg.get("clientId"));
       }
-      case "ping" -> link.send(Map.of("op", "pong", "seq", msg.getOrDefault("seq", 0)));
+      case "ping" -> link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
       case "stop" -> exit(0, "stopped by its worker");
       default -> log("ignored an unknown control message: " + msg);
     }
@@ -135,6 +136,9 @@ public final class JobMain {
   /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
   static void exit(int code, String why) {
     log("exiting: " + why);
+    if (link != null) {
+      link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+    }
     System.out.flush();
     Thread killer = new Thread(() -> {
       try {

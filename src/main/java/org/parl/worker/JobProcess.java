@@ -32,6 +32,8 @@ final class JobProcess {
   String clientId;
   String actorClass;
   long lastPong = System.currentTimeMillis();
+  /** Calls the process has served, as of its last pong. */
+  long calls;
   /** Why the worker killed it, if it did; read when the exit is reported. */
   String killCause;
   String endCause;
@@ -65,6 +67,7 @@ final class JobProcess {
         .put("memoryLimitMb", memoryLimitMb)
         .put("startedAt", startedAt)
         .put("endedAt", endedAt)
+        .put("calls", calls)
         .put("cause", endCause);
   }
 }

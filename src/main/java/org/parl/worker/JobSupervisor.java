@@ -172,7 +172,12 @@ final class JobSupervisor {
       }
       JobProcess p = bound[0];
       switch (msg.getString("op", "")) {
-        case "pong" -> p.lastPong = System.currentTimeMillis();
+        case "pong" -> {
+          p.lastPong = System.currentTimeMillis();
+          if (msg.getValue("calls") instanceof Number n) {
+            p.calls = n.longValue();
+          }
+        }
         default -> log.debug("job process {} said {}", p.slot, msg);
       }
     }, bad -> socket.close());

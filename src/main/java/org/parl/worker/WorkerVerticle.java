@@ -16,6 +16,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.Failure;
 import org.parl.cluster.Fields;
+import org.parl.cluster.MapPublisher;
 import org.parl.cluster.Ops;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +31,16 @@ public final class WorkerVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(WorkerVerticle.class);
   private static final long REGISTER_RETRY_MS = 200;
   private static final long REGISTER_DEADLINE_MS = 20_000;
+  static final long STATS_MS = 2_000;
 
   private final ClusterNode node;
   private final WorkerSettings settings;
   private JobSupervisor jobs;
+  private MapPublisher stats;
   private boolean warming;
+  private boolean readingStats;
+  /** Calls served by jobs that have ended, so that the total never goes down. */
+  private long endedCalls;
 
   public WorkerVerticle(ClusterNode node, WorkerSettings settings) {
     this.node = node;
@@ -52,12 +58,35 @@ public final class WorkerVerticle extends VerticleBase {
     return jobs.start()
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), ops::handle).completion())
         .compose(v -> register())
-        .onSuccess(v -> topUpWarm());
+        .onSuccess(v -> {
+          stats = new MapPublisher(vertx, Addresses.STATS_MAP);
+          vertx.setPeriodic(0, STATS_MS, t -> publishStats());
+          topUpWarm();
+        });
+  }
+
+  /** Host statistics for the monitor and /metrics, in the stats map (this worker is its writer). */
+  private void publishStats() {
+    if (readingStats) {
+      return;
+    }
+    readingStats = true;
+    vertx.executeBlocking(() -> HostStats.read(settings)).onComplete(ar -> {
+      readingStats = false;
+      if (ar.succeeded()) {
+        long live = jobs.liveProcesses().mapToLong(p -> p.calls).sum();
+        JsonObject s = ar.result().put("callsServed", endedCalls + live);
+        stats.put(settings.workerId(), () -> s);
+      }
+    });
   }
 
   @Override
   public Future<?> stop() {
     jobs.killAll();
+    if (stats != null) {
+      stats.remove(settings.workerId());
+    }
     return Future.succeededFuture();
   }
 
@@ -106,6 +135,7 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private void jobEnded(JobProcess p, boolean abnormal) {
+    endedCalls += p.calls;
     JsonObject end = new JsonObject()
         .put("jobId", p.jobId)
         .put("workerId", settings.workerId())
