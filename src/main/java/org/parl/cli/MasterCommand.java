@@ -1,17 +1,10 @@
 package org.parl.cli;
 
-import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.parl.cluster.ClusterInfo;
-import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
-import org.parl.cluster.HazelcastSettings;
-import org.parl.master.JobCenterVerticle;
-import org.parl.master.MasterVerticle;
 import org.parl.worker.WorkerSettings;
-import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,33 +55,25 @@ public final class MasterCommand implements Callable<Integer> {
   @Mixin
   GpuOptions gpuOptions;
 
+  @Mixin
+  DetachOption detach;
+
   @Override
   public Integer call() {
     String bindHost = host.get();
     validate();
+    if (detach.detach) {
+      return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
+    }
     ClusterType type = gpuCluster ? ClusterType.GPU : ClusterType.CPU;
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
-    int gatewayPort = Ports.claim(bindHost, port, "--port");
-    int webPort = monitorPort != null ? Ports.claim(bindHost, monitorPort, "--monitor-port")
-        : Ports.preferOrAny(bindHost, gatewayPort + 100);
-
-    String clusterName = ClusterNode.newClusterName(gatewayPort);
-    ClusterNode node = Nodes.start(HazelcastSettings.build(hazelcastConfig, clusterName, bindHost, null, "master", false), bindHost);
-    ClusterInfo info = new ClusterInfo(bindHost + ":" + gatewayPort, clusterName, node.memberAddress(), type,
-        maxGpusPerActor, "http://" + bindHost + ":" + webPort);
-    Path clusterFile = ClusterFiles.write(info);
-    Foreground foreground = new Foreground(node, () -> ClusterFiles.remove(clusterFile));
-    Vertx vertx = node.vertx();
-    Nodes.deploy(vertx, new JobCenterVerticle(node, type, maxGpusPerActor));
-    Nodes.deploy(vertx, new MasterVerticle(info, bindHost, gatewayPort));
-    if (local != null) {
-      Nodes.deploy(vertx, new WorkerVerticle(node, local));
-    }
-    System.out.println("parl master ready: address " + info.address() + ", " + type.name() + " cluster"
-        + (local == null ? ", no local worker" : ", local worker " + local.workerId() + " lending " + Nodes.describe(local)));
-    System.out.println("monitor: " + info.monitorUrl());
-    System.out.println("add a worker: bin/parl worker --address " + info.address());
+    MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
+        maxGpusPerActor, hazelcastConfig));
+    Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
+    System.out.println(master.readyLine());
+    System.out.println("monitor: " + master.info.monitorUrl());
+    System.out.println("add a worker: bin/parl worker --address " + master.info.address());
     return foreground.await();
   }
 

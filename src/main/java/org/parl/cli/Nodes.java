@@ -38,6 +38,15 @@ final class Nodes {
     }
   }
 
+  /** Closes a node started by {@link #start}, giving up after a while. */
+  static void close(ClusterNode node) {
+    try {
+      node.close().await(START_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException | RuntimeException e) {
+      // shutting down anyway
+    }
+  }
+
   static String describe(WorkerSettings w) {
     return w.gpus().isEmpty() ? w.cpus() + " CPU(s)"
         : "GPU(s) " + String.join(",", w.gpus().stream().map(String::valueOf).toList());

@@ -49,6 +49,9 @@ public final class WorkerCommand implements Callable<Integer> {
   @Mixin
   GpuOptions gpuOptions;
 
+  @Mixin
+  DetachOption detach;
+
   @Override
   public Integer call() {
     HostPort master;
@@ -62,6 +65,9 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
     String bindHost = host.get();
+    if (detach.detach) {
+      return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
+    }
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker"));
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(

@@ -47,6 +47,7 @@ final class JobSupervisor {
   private final Map<String, JobProcess> byJob = new LinkedHashMap<>();
   private int controlPort;
   private long seq;
+  private boolean stopping;
 
   /**
    * @param onJobEnded called with a process that hosted a job and whether it ended abnormally
@@ -72,6 +73,10 @@ final class JobSupervisor {
           controlPort = server.actualPort();
           return null;
         });
+  }
+
+  boolean stopping() {
+    return stopping;
   }
 
   /** Starts a process; the future completes when it is ready to take an actor. */
@@ -155,6 +160,7 @@ final class JobSupervisor {
 
   /** Kills every process; used when the worker stops. */
   void killAll() {
+    stopping = true;
     for (JobProcess p : List.copyOf(live.values())) {
       kill(p, "its worker stopped");
     }
@@ -217,10 +223,12 @@ final class JobSupervisor {
       log.info("job {} ended: {}", p.jobId, p.endCause);
       onJobEnded.accept(p, abnormal);
     } else {
-      if (abnormal) {
+      if (abnormal && !stopping) {
         log.warn("warm job process {} ended: {}", p.slot, p.endCause);
       }
-      onWarmEnded.run();
+      if (!stopping) {
+        onWarmEnded.run();
+      }
     }
   }
 

@@ -54,6 +54,7 @@ public final class WorkerVerticle extends VerticleBase {
         .on("launch", this::launch)
         .on("kill", this::kill)
         .on("log", this::log)
+        .on("download", this::download)
         .on("jobs", body -> Future.succeededFuture(jobList()));
     return jobs.start()
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), ops::handle).completion())
@@ -128,6 +129,15 @@ public final class WorkerVerticle extends VerticleBase {
         .orElseGet(() -> Failure.NOT_FOUND.future("worker " + settings.workerId() + " knows no job " + jobId));
   }
 
+  /** The whole log of a job (its last {@value LogTail#MAX_DOWNLOAD_BYTES} bytes if longer), for the monitor. */
+  private Future<JsonObject> download(JsonObject body) {
+    String jobId = Fields.string(body, "jobId");
+    return jobs.job(jobId)
+        .map(p -> vertx.executeBlocking(() -> LogTail.readAll(p.log, LogTail.MAX_DOWNLOAD_BYTES))
+            .map(text -> p.toJson().put("log", text)))
+        .orElseGet(() -> Failure.NOT_FOUND.future("worker " + settings.workerId() + " knows no job " + jobId));
+  }
+
   private JsonObject jobList() {
     JsonArray list = new JsonArray();
     jobs.jobs().forEach(p -> list.add(p.toJson()));
@@ -161,6 +171,9 @@ public final class WorkerVerticle extends VerticleBase {
     warming = true;
     jobs.spawn(next, 0).ready.future().onComplete(ar -> {
       warming = false;
+      if (jobs.stopping()) {
+        return;
+      }
       if (ar.failed()) {
         log.warn("a warm job process failed to start: {}", ar.cause().getMessage());
         vertx.setTimer(5_000, t -> topUpWarm());

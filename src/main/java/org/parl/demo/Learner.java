@@ -1,0 +1,11 @@
+package org.parl.demo;
+
+/** The remote API of the demo's actor: a toy learner that estimates pi by sampling. */
+public interface Learner {
+
+  /** Draws {@code samples} random points and returns the running estimate of pi. */
+  double sample(int samples);
+
+  /** Where the actor runs: host, process id and the GPUs it sees. */
+  String whereAmI();
+}
