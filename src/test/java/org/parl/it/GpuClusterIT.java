@@ -10,15 +10,10 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,10 +32,7 @@ import org.parl.cluster.Addresses;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GpuClusterIT {
 
-  private static final Duration START = Duration.ofSeconds(90);
-
-  private Path home;
-  private ParlProcess master;
+  private TestCluster cluster;
   private ParlProcess worker2;
   private TestMember member;
   private String address;
@@ -49,28 +41,19 @@ class GpuClusterIT {
 
   @BeforeAll
   void startCluster() throws Exception {
-    home = Files.createTempDirectory("parl-gpu-it");
-    Path smi4 = FakeGpus.script(home.resolve("bin"), 4);
-    Path smi2 = FakeGpus.script(home.resolve("bin"), 2);
-    master = ParlProcess.start(ParlProcess.env(home), "master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString());
-    Matcher m = master.awaitLine("parl master ready: address (\\S+), GPU cluster, local worker (w-\\w+)", START);
-    address = m.group(1);
-    w4 = m.group(2);
-    worker2 = ParlProcess.start(ParlProcess.env(home), "worker", "--address", address, "--nvidia-smi", smi2.toString());
-    w2 = worker2.awaitLine("parl worker (w-\\w+) ready: joined the GPU cluster", START).group(1);
-    member = TestMember.join(address);
+    cluster = TestCluster.start(4);
+    address = cluster.address;
+    w4 = cluster.localWorker;
+    ParlProcess[] handle = new ParlProcess[1];
+    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
+    worker2 = handle[0];
+    member = cluster.member();
   }
 
   @AfterAll
   void stopCluster() throws Exception {
-    if (member != null) {
-      member.close();
-    }
-    if (worker2 != null) {
-      worker2.close();
-    }
-    if (master != null) {
-      master.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -154,8 +137,8 @@ class GpuClusterIT {
   @Test
   @Order(5)
   void aCpuWorkerIsRefused() throws Exception {
-    try (ParlProcess cpuWorker = ParlProcess.start(ParlProcess.env(home), "worker", "--address", address, "--cpus", "2")) {
-      assertEquals(1, cpuWorker.awaitExit(START));
+    try (ParlProcess cpuWorker = ParlProcess.start(ParlProcess.env(cluster.home), "worker", "--address", address, "--cpus", "2")) {
+      assertEquals(1, cpuWorker.awaitExit(TestCluster.START));
       assertTrue(cpuWorker.output().contains("this is a GPU cluster, so a worker lends GPUs (--gpus), not CPUs (--cpus)"),
           cpuWorker.output());
     }
