@@ -40,11 +40,15 @@ final class GatewayConnection {
     this.address = address;
   }
 
-  static Future<GatewayConnection> connect(Vertx vertx, String host, int port, long timeoutMs) {
+  /** A client to connect with; creating one loads many classes, so do it off the event loop. */
+  static NetClient netClient(Vertx vertx, long timeoutMs) {
+    return vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true));
+  }
+
+  static Future<GatewayConnection> connect(Vertx vertx, NetClient client, String host, int port) {
     GatewayConnection g = new GatewayConnection(vertx, host + ":" + port);
-    NetClientOptions opts = new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true);
-    g.client = vertx.createNetClient(opts);
-    return g.client.connect(port, host)
+    g.client = client;
+    return client.connect(port, host)
         .recover(e -> Future.failedFuture(new ParlException("cannot reach a parl master at " + host + ":" + port
             + " (" + e.getMessage() + "): start one with 'bin/parl master --port " + port + "', or check the address", e)))
         .map(s -> {

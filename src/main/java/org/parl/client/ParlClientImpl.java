@@ -46,7 +46,7 @@ public final class ParlClientImpl implements ParlClient {
   private final ConnectOptions options;
   private final GatewayConnection gateway;
   private final JsonObject welcome;
-  private final ValueCodec codec = new ValueCodec();
+  private final ValueCodec codec;
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
   private final Map<Object, RemoteActorImpl<?>> byProxy = new ConcurrentHashMap<>();
   private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
@@ -55,7 +55,8 @@ public final class ParlClientImpl implements ParlClient {
   private Future<Void> closing;
 
   private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options,
-      GatewayConnection gateway, JsonObject welcome) {
+      GatewayConnection gateway, JsonObject welcome, ValueCodec codec) {
+    this.codec = codec;
     this.vertx = vertx;
     this.ownsVertx = ownsVertx;
     this.context = context;
@@ -71,11 +72,13 @@ public final class ParlClientImpl implements ParlClient {
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
+    // class loading of the codec and the network client takes a while: not on the event loop
+    ValueCodec codec = new ValueCodec();
+    var netClient = GatewayConnection.netClient(vertx, options.getConnectTimeout().toMillis());
     Promise<ParlClient> result = Promise.promise();
-    ctx.runOnContext(v -> GatewayConnection.connect(vertx, hostPort[0], Integer.parseInt(hostPort[1]),
-            options.getConnectTimeout().toMillis())
+    ctx.runOnContext(v -> GatewayConnection.connect(vertx, netClient, hostPort[0], Integer.parseInt(hostPort[1]))
         .compose(g -> g.request("hello", hello(), options.getConnectTimeout().toMillis())
-            .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w))
+            .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
             .onFailure(e -> g.close()))
         .onComplete(ar -> {
           if (ar.failed() && given == null) {

@@ -154,8 +154,11 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   public synchronized Future<Void> closeAsync() {
     if (closing == null) {
       Future<Void> closed = conn.isLost() ? Future.succeededFuture() : closeConnection();
+      // with the master gone, nobody will confirm that the job ended
+      long confirmMs = client.lostReason().isPresent() ? 0 : CLOSE_WAIT_MS;
       closing = closed
-          .compose(v -> ended.future().timeout(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS).otherwiseEmpty())
+          .compose(v -> confirmMs == 0 ? Future.succeededFuture()
+              : ended.future().timeout(confirmMs, TimeUnit.MILLISECONDS).otherwiseEmpty())
           .<Void>mapEmpty()
           .onComplete(ar -> client.forget(this));
     }

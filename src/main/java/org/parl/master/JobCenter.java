@@ -145,6 +145,11 @@ public final class JobCenter<H> {
     return scheduler.cancel(requestId).map(Waiting::handle);
   }
 
+  /** Gives up every waiting request of a client that left; returns their handles. */
+  public List<H> cancelClient(String clientId) {
+    return scheduler.cancelIf(w -> w.request().clientId().equals(clientId)).stream().map(Waiting::handle).toList();
+  }
+
   /** A job ended (or never started): its resources return and waiting requests are served. */
   public Optional<JobRecord> end(String jobId) {
     JobRecord job = jobs.remove(jobId);

@@ -51,6 +51,7 @@ public final class JobCenterVerticle extends VerticleBase {
         .on("unregister", this::unregister)
         .on("allocate", this::allocate)
         .on("end", this::end)
+        .on("cancel", this::cancel)
         .on("snapshot", body -> Future.succeededFuture(snapshot()));
     return vertx.eventBus().consumer(Addresses.JOB_CENTER, ops::handle).completion();
   }
@@ -113,6 +114,14 @@ public final class JobCenterVerticle extends VerticleBase {
     tellGateway(job.get(), cause, lost);
     grant(center.drain());
     return Ops.ok();
+  }
+
+  private Future<JsonObject> cancel(JsonObject body) {
+    String clientId = Fields.string(body, "clientId");
+    List<Promise<JsonObject>> cancelled = center.cancelClient(clientId);
+    cancelled.forEach(p -> p.tryFail(Failure.LOST.exception("client " + clientId + " disconnected")));
+    grant(center.drain());
+    return Future.succeededFuture(new JsonObject().put("cancelled", cancelled.size()));
   }
 
   private void nodeGone(String nodeId) {

@@ -176,9 +176,14 @@ public final class MasterVerticle extends VerticleBase {
         .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, workerId, e.getMessage()));
   }
 
+  /** Returns the resources of a job that never started; the worker may have reported it already. */
   private void release(String jobId, String cause) {
     jobCenter("end", new JsonObject().put("jobId", jobId).put("cause", cause))
-        .onFailure(e -> log.warn("could not release job {}: {}", jobId, e.getMessage()));
+        .onFailure(e -> {
+          if (Failure.of(e) != Failure.NOT_FOUND) {
+            log.warn("could not release job {}: {}", jobId, e.getMessage());
+          }
+        });
   }
 
   private void onJobEvent(JsonObject event) {
@@ -196,6 +201,8 @@ public final class MasterVerticle extends VerticleBase {
     }
     clients.remove(session.clientId());
     clientsMap.remove(session.clientId());
+    jobCenter("cancel", new JsonObject().put("clientId", session.clientId()))
+        .onFailure(e -> log.warn("could not cancel the waiting requests of client {}: {}", session.clientId(), e.getMessage()));
     Map<String, String> jobs = session.jobs();
     log.info("client {} disconnected; stopping its {} job(s)", session.clientId(), jobs.size());
     jobs.forEach((jobId, workerId) -> kill(workerId, jobId, "its client " + session.clientId() + " disconnected"));

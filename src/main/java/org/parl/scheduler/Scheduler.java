@@ -81,6 +81,19 @@ public final class Scheduler<T> {
     return w == null ? Optional.empty() : Optional.of(w.ticket());
   }
 
+  /** Removes every waiting request whose ticket matches, in order; returns their tickets. */
+  public List<T> cancelIf(java.util.function.Predicate<T> match) {
+    List<T> cancelled = new ArrayList<>();
+    for (Iterator<Waiting<T>> it = waiting.values().iterator(); it.hasNext(); ) {
+      Waiting<T> w = it.next();
+      if (match.test(w.ticket())) {
+        it.remove();
+        cancelled.add(w.ticket());
+      }
+    }
+    return cancelled;
+  }
+
   public List<Waiting<T>> waiting() {
     return List.copyOf(waiting.values());
   }

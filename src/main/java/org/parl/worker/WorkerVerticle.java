@@ -146,6 +146,9 @@ public final class WorkerVerticle extends VerticleBase {
 
   private void jobEnded(JobProcess p, boolean abnormal) {
     endedCalls += p.calls;
+    if (jobs.stopping()) {
+      return; // the JobCenter drops this worker's jobs when it leaves the cluster
+    }
     JsonObject end = new JsonObject()
         .put("jobId", p.jobId)
         .put("workerId", settings.workerId())

@@ -1,0 +1,48 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.parl.ActorLostException;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.parl.it.actors.Counter;
+import org.parl.it.actors.CounterImpl;
+
+/** SPEC §7: when the master dies, workers and clients say so and nothing hangs. */
+class MasterDeathIT {
+
+  @Test
+  void workersAndClientsNoticeAMasterThatDied() throws Exception {
+    try (TestCluster cluster = TestCluster.start(0, "--cpus", "1")) {
+      ParlProcess[] worker = new ParlProcess[1];
+      String workerId = cluster.addWorker(worker, "--cpus", "2");
+      ParlClient parl = Parl.connect(cluster.address);
+      RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).cpus(2).createAsync().await();
+      assertEquals(workerId, a.workerId());
+      long jobPid = a.call(Counter::pid).await();
+      Future<Void> pending = a.run(x -> x.sleep(60_000));
+      TimeUnit.MILLISECONDS.sleep(200);
+
+      cluster.master.kill();
+
+      ActorLostException lost = assertThrows(ActorLostException.class, () -> pending.await(20, TimeUnit.SECONDS));
+      assertTrue(lost.getMessage().contains("master"), lost.getMessage());
+      assertEquals(1, worker[0].awaitExit(Duration.ofSeconds(30)), "the worker stops when its master is gone");
+      assertTrue(worker[0].output().contains("left the cluster; worker " + workerId + " stops"), worker[0].output());
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (ProcessHandle.of(jobPid).map(ProcessHandle::isAlive).orElse(false)) {
+        assertTrue(System.nanoTime() < deadline, "the job process outlived its worker");
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+      assertThrows(ActorLostException.class, () -> parl.actor(Counter.class, CounterImpl.class).create());
+      parl.close();
+    }
+  }
+}

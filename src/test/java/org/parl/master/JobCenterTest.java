@@ -1,0 +1,75 @@
+package org.parl.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonArray;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.parl.cluster.ClusterType;
+import org.parl.cluster.Failure;
+
+class JobCenterTest {
+
+  private final JobCenter<String> gpu = new JobCenter<>(ClusterType.GPU, 8);
+  private final JobCenter<String> cpu = new JobCenter<>(ClusterType.CPU, 8);
+
+  private static WorkerInfo worker(String id, String node, int cpus, List<Integer> gpus) {
+    return new WorkerInfo(id, node, "host", "127.0.0.1", cpus, gpus, new JsonArray());
+  }
+
+  private static JobRequest gpus(String client, int n) {
+    return new JobRequest(client, 0, n, 0, 1000, "A");
+  }
+
+  @Test
+  void workersOfTheWrongKindAreRefused() {
+    Rejected noGpus = assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of())));
+    assertEquals(Failure.MISMATCH, noGpus.kind());
+    Rejected withGpus = assertThrows(Rejected.class, () -> cpu.register(worker("w", "n", 4, List.of(0))));
+    assertEquals(Failure.MISMATCH, withGpus.kind());
+    gpu.register(worker("w", "n", 4, List.of(0)));
+    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of(1)))).kind());
+    gpu.checkInvariants();
+  }
+
+  @Test
+  void requestsAreValidatedAgainstTheClusterType() {
+    gpu.register(worker("w", "n", 4, List.of(0, 1)));
+    cpu.register(worker("c", "n", 2, List.of()));
+    assertEquals(Failure.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new JobRequest("c", 1, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(Failure.MISMATCH, assertThrows(Rejected.class, () -> cpu.submit(gpus("c", 1), "x")).kind());
+    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", 9), "x")).kind());
+    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", -1), "x")).kind());
+    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new JobRequest("c", 0, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(0, gpu.jobs().size());
+    gpu.checkInvariants();
+  }
+
+  @Test
+  void aClientThatLeavesLosesItsWaitingRequests() {
+    gpu.register(worker("w", "n", 4, List.of(0)));
+    JobRecord held = gpu.submit(gpus("a", 1), "first").job().orElseThrow();
+    assertTrue(gpu.submit(gpus("b", 1), "b-waits").job().isEmpty());
+    assertTrue(gpu.submit(gpus("c", 1), "c-waits").job().isEmpty());
+    assertEquals(List.of("b-waits"), gpu.cancelClient("b"));
+    gpu.end(held.jobId());
+    List<JobCenter.Granted<String>> granted = gpu.drain();
+    assertEquals("c-waits", granted.get(0).handle());
+    gpu.checkInvariants();
+  }
+
+  @Test
+  void aDeadNodeTakesItsWorkersAndJobs() {
+    gpu.register(worker("w1", "node-a", 4, List.of(0, 1)));
+    gpu.register(worker("w2", "node-b", 4, List.of(0)));
+    JobRecord onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
+    List<JobCenter.Lost> lost = gpu.removeNode("node-a");
+    assertEquals(1, lost.size());
+    assertEquals(List.of(onA), lost.get(0).jobs());
+    assertTrue(gpu.end(onA.jobId()).isEmpty(), "a lost job has nothing left to release");
+    assertEquals(1, gpu.snapshot().getJsonArray("workers").size());
+    gpu.checkInvariants();
+  }
+}
