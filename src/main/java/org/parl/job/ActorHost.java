@@ -42,6 +42,20 @@ final class ActorHost {
     this.workDir = workDir;
   }
 
+  /**
+   * Runs the codec once over common types while the process waits for an actor, so that the
+   * actor's first calls do not pay for loading Jackson's serializers.
+   */
+  void warmUp() {
+    try {
+      java.lang.reflect.Type[] types = {int.class, String.class, float[].class, List.class, Map.class};
+      Object[] values = {1, "x", new float[] {1f}, List.of(1L), Map.of("k", 2.0)};
+      codec.readAll(types, codec.writeAll(types, values), 0);
+    } catch (IOException e) {
+      JobMain.log("codec warm-up failed: " + e.getMessage());
+    }
+  }
+
   String describe() {
     return implClass == null ? "no actor yet" : implClass.getName();
   }

@@ -55,14 +55,16 @@ final class ClientSession {
     try {
       while (true) {
         Frames.Frame f = Frames.read(in);
+        byte type = Frames.RESULT;
         byte[] reply;
         try {
           reply = handle(f);
         } catch (CallFailure e) {
-          Frames.write(out, Frames.ERROR, f.id(), ErrorPayload.of(e));
-          continue;
+          type = Frames.ERROR;
+          reply = ErrorPayload.of(e);
         }
-        Frames.write(out, Frames.RESULT, f.id(), reply);
+        // answers to a pipelined burst leave together: flush when no request is waiting
+        Frames.write(out, type, f.id(), reply, reply.length, in.available() == 0 || f.type() == Frames.CLOSE);
         if (f.type() == Frames.CLOSE) {
           return;
         }

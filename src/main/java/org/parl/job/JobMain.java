@@ -62,6 +62,7 @@ public final class JobMain {
       new SecureRandom().nextBytes(t);
       String token = HexFormat.of().formatHex(t);
       JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
+      job.host.warmUp();
       link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
       link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,

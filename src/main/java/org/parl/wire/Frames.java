@@ -59,6 +59,14 @@ public final class Frames {
    * payloads are not copied. Callers serialise access to {@code out}.
    */
   public static void write(OutputStream out, byte type, long id, byte[] payload, int length) throws IOException {
+    write(out, type, id, payload, length, true);
+  }
+
+  /**
+   * Writes one frame, flushing only when asked: a server that has more requests waiting leaves
+   * its answers in the buffer so that a pipelined burst goes out in few segments.
+   */
+  public static void write(OutputStream out, byte type, long id, byte[] payload, int length, boolean flush) throws IOException {
     if (length > MAX_PAYLOAD) {
       throw new IOException("payload of " + length + " bytes is over the limit of " + MAX_PAYLOAD);
     }
@@ -73,7 +81,9 @@ public final class Frames {
       out.write(head);
       out.write(payload, 0, length);
     }
-    out.flush();
+    if (flush) {
+      out.flush();
+    }
   }
 
   public static void write(OutputStream out, byte type, long id, byte[] payload) throws IOException {
