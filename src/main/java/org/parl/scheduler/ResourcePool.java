@@ -60,11 +60,11 @@ public final class ResourcePool {
     WorkerState w = new WorkerState(workerId, cpus, gpus);
     workers.put(workerId, w);
     if (w.gpuTotal > 0) {
-      gpuIndex.add(w, w.gpuTotal);
+      gpuIndex.add(w.gpuNode, w.gpuTotal);
       increment(gpuTotals, w.gpuTotal);
     }
     if (w.cpusTotal > 0) {
-      cpuIndex.add(w, w.cpusTotal);
+      cpuIndex.add(w.cpuNode, w.cpusTotal);
       increment(cpuTotals, w.cpusTotal);
     }
   }
@@ -80,11 +80,11 @@ public final class ResourcePool {
       return List.of();
     }
     if (w.gpuTotal > 0) {
-      gpuIndex.remove(w, w.vacantGpus.cardinality());
+      gpuIndex.remove(w.gpuNode);
       decrement(gpuTotals, w.gpuTotal);
     }
     if (w.cpusTotal > 0) {
-      cpuIndex.remove(w, w.cpusVacant());
+      cpuIndex.remove(w.cpuNode);
       decrement(cpuTotals, w.cpusTotal);
     }
     List<Allocation> lost = new ArrayList<>(w.jobs.values());
@@ -105,25 +105,14 @@ public final class ResourcePool {
       throw new IllegalArgumentException("job " + jobId + " already holds resources");
     }
     WorkerState w = request.gpus() > 0
-        ? bestFit(gpuIndex, request.gpus(), request)
-        : bestFit(cpuIndex, request.cpus(), request);
+        ? gpuIndex.first(request.gpus(), s -> s.fits(request))
+        : cpuIndex.first(request.cpus(), s -> s.fits(request));
     if (w == null) {
       return Optional.empty();
     }
     Allocation a = w.take(jobId, request);
     allocations.put(jobId, a);
     return Optional.of(a);
-  }
-
-  private static WorkerState bestFit(VacancyIndex<WorkerState> index, int need, ResourceRequest r) {
-    for (Map.Entry<Integer, LinkedHashSet<WorkerState>> bucket : index.atLeast(need)) {
-      for (WorkerState w : bucket.getValue()) {
-        if (w.fits(r)) {
-          return w;
-        }
-      }
-    }
-    return null;
   }
 
   /**
@@ -190,6 +179,14 @@ public final class ResourcePool {
     int gpuIndexed = 0;
     int cpuIndexed = 0;
     int jobs = 0;
+    int gpuListed;
+    int cpuListed;
+    try {
+      gpuListed = gpuIndex.verify();
+      cpuListed = cpuIndex.verify();
+    } catch (IllegalStateException e) {
+      throw new IllegalStateException("pool invariant broken: " + e.getMessage(), e);
+    }
     for (WorkerState w : workers.values()) {
       BitSet used = new BitSet();
       int cpus = 0;
@@ -224,13 +221,13 @@ public final class ResourcePool {
       }
       if (w.gpuTotal > 0) {
         gpuIndexed++;
-        if (!gpuIndex.contains(w, w.vacantGpus.cardinality())) {
+        if (!gpuIndex.contains(w.gpuNode, w.vacantGpus.cardinality())) {
           fail(w.id + " is not indexed at its GPU vacancy " + w.vacantGpus.cardinality());
         }
       }
       if (w.cpusTotal > 0) {
         cpuIndexed++;
-        if (!cpuIndex.contains(w, w.cpusVacant())) {
+        if (!cpuIndex.contains(w.cpuNode, w.cpusVacant())) {
           fail(w.id + " is not indexed at its CPU vacancy " + w.cpusVacant());
         }
       }
@@ -238,7 +235,7 @@ public final class ResourcePool {
     if (jobs != allocations.size()) {
       fail(allocations.size() + " allocations recorded but workers hold " + jobs);
     }
-    if (gpuIndex.size() != gpuIndexed || cpuIndex.size() != cpuIndexed) {
+    if (gpuListed != gpuIndexed || cpuListed != cpuIndexed) {
       fail("vacancy indexes hold stale workers");
     }
   }
@@ -263,6 +260,8 @@ public final class ResourcePool {
     final BitSet allGpus;
     final BitSet vacantGpus;
     final Map<String, Allocation> jobs = new LinkedHashMap<>();
+    final VacancyIndex.Node<WorkerState> gpuNode = new VacancyIndex.Node<>(this);
+    final VacancyIndex.Node<WorkerState> cpuNode = new VacancyIndex.Node<>(this);
     int cpusUsed;
 
     WorkerState(String id, int cpusTotal, BitSet gpus) {
@@ -282,8 +281,6 @@ public final class ResourcePool {
     }
 
     Allocation take(String jobId, ResourceRequest r) {
-      int gpusBefore = vacantGpus.cardinality();
-      int cpusBefore = cpusVacant();
       List<Integer> ids = new ArrayList<>(r.gpus());
       for (int g = vacantGpus.nextSetBit(0); ids.size() < r.gpus(); g = vacantGpus.nextSetBit(g + 1)) {
         ids.add(g);
@@ -294,27 +291,25 @@ public final class ResourcePool {
       cpusUsed += r.cpus();
       Allocation a = new Allocation(jobId, id, r.cpus(), ids);
       jobs.put(jobId, a);
-      reindex(gpusBefore, cpusBefore);
+      reindex();
       return a;
     }
 
     void giveBack(Allocation a) {
-      int gpusBefore = vacantGpus.cardinality();
-      int cpusBefore = cpusVacant();
       jobs.remove(a.jobId());
       for (int g : a.gpus()) {
         vacantGpus.set(g);
       }
       cpusUsed -= a.cpus();
-      reindex(gpusBefore, cpusBefore);
+      reindex();
     }
 
-    private void reindex(int gpusBefore, int cpusBefore) {
+    private void reindex() {
       if (gpuTotal > 0) {
-        gpuIndex.move(this, gpusBefore, vacantGpus.cardinality());
+        gpuIndex.move(gpuNode, vacantGpus.cardinality());
       }
       if (cpusTotal > 0) {
-        cpuIndex.move(this, cpusBefore, cpusVacant());
+        cpuIndex.move(cpuNode, cpusVacant());
       }
     }
 
