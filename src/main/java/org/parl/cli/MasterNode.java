@@ -8,6 +8,7 @@ import org.parl.cluster.ClusterType;
 import org.parl.cluster.HazelcastSettings;
 import org.parl.master.JobCenterVerticle;
 import org.parl.master.MasterVerticle;
+import org.parl.monitor.MonitorVerticle;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 
@@ -52,6 +53,7 @@ final class MasterNode implements AutoCloseable {
       if (s.local() != null) {
         Nodes.deploy(vertx, new WorkerVerticle(node, s.local()));
       }
+      Nodes.deploy(vertx, new MonitorVerticle(node, s.host(), webPort));
     } catch (CliFailure e) {
       master.close();
       throw e;

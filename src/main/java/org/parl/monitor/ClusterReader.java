@@ -1,0 +1,111 @@
+package org.parl.monitor;
+
+import com.hazelcast.cluster.Member;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.parl.cluster.Addresses;
+import org.parl.cluster.ClusterNode;
+import org.parl.cluster.Ops;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the cluster maps and the JobCenter's queue figures into a {@link ClusterState}, without
+ * blocking. Reads are coalesced: while one is in flight, callers share it. Used from the
+ * monitor's context only.
+ */
+final class ClusterReader {
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterReader.class);
+  private static final long JOB_CENTER_TIMEOUT_MS = 2_000;
+
+  private final Vertx vertx;
+  private final ClusterNode node;
+  private Future<ClusterState> inFlight;
+  private boolean jobCenterDown;
+
+  ClusterReader(Vertx vertx, ClusterNode node) {
+    this.vertx = vertx;
+    this.node = node;
+  }
+
+  Future<ClusterState> read() {
+    if (inFlight != null) {
+      return inFlight;
+    }
+    Future<Map<String, JsonObject>> cluster = entries(Addresses.CLUSTER_MAP);
+    Future<Map<String, JsonObject>> workers = entries(Addresses.WORKERS_MAP);
+    Future<Map<String, JsonObject>> jobs = entries(Addresses.JOBS_MAP);
+    Future<Map<String, JsonObject>> clients = entries(Addresses.CLIENTS_MAP);
+    Future<Map<String, JsonObject>> stats = entries(Addresses.STATS_MAP);
+    Future<JsonObject> queue = queue();
+    Future<ClusterState> f = Future.all(cluster, workers, jobs, clients, stats, queue).map(all -> new ClusterState(
+        cluster.result().getOrDefault(Addresses.CLUSTER_KEY, new JsonObject()),
+        workers.result(), jobs.result(), clients.result(), stats.result(), queue.result(), liveNodes()));
+    if (!f.isComplete()) {
+      inFlight = f;
+      f.onComplete(ar -> inFlight = null);
+    }
+    return f;
+  }
+
+  private Future<Map<String, JsonObject>> entries(String name) {
+    return vertx.sharedData().<String, String>getClusterWideMap(name)
+        .compose(m -> m.entries())
+        .map(raw -> {
+          Map<String, JsonObject> out = new HashMap<>();
+          raw.forEach((k, v) -> {
+            try {
+              out.put(k, new JsonObject(v));
+            } catch (DecodeException | ClassCastException e) {
+              log.debug("ignored a record of map {} that is not JSON: {}", name, k);
+            }
+          });
+          return out;
+        });
+  }
+
+  /** The JobCenter's waiting count and longest wait; null (not a failure) when it does not answer. */
+  private Future<JsonObject> queue() {
+    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, "snapshot").setSendTimeout(JOB_CENTER_TIMEOUT_MS);
+    return vertx.eventBus().<JsonObject>request(Addresses.JOB_CENTER, new JsonObject(), opts)
+        .map(Message::body)
+        .map(s -> {
+          if (jobCenterDown) {
+            jobCenterDown = false;
+            log.info("the JobCenter answers the monitor again");
+          }
+          return new JsonObject().put("waiting", s.getInteger("waiting", 0)).put("longestWaitMs", s.getLong("longestWaitMs", 0L));
+        })
+        .otherwise(e -> {
+          if (!jobCenterDown) {
+            jobCenterDown = true;
+            log.warn("the JobCenter does not answer the monitor ({}); waiting requests are not shown", e.getMessage());
+          }
+          return null;
+        });
+  }
+
+  private Set<String> liveNodes() {
+    try {
+      Set<String> ids = new HashSet<>();
+      for (Member m : node.hazelcast().getCluster().getMembers()) {
+        String id = m.getAttribute(Addresses.NODE_ID_ATTRIBUTE);
+        if (id != null) {
+          ids.add(id);
+        }
+      }
+      return ids;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}

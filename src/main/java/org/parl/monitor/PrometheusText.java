@@ -1,0 +1,179 @@
+package org.parl.monitor;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the cluster view ({@link ClusterView}) in the Prometheus text exposition format 0.0.4:
+ * one {@code # HELP} and {@code # TYPE} line per metric family, then its samples. Plain Java.
+ */
+public final class PrometheusText {
+
+  /** The content type of {@code GET /metrics}. */
+  public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final StringBuilder out = new StringBuilder(4096);
+
+  private PrometheusText() {}
+
+  public static String format(JsonObject view) {
+    PrometheusText p = new PrometheusText();
+    p.write(view);
+    return p.out.toString();
+  }
+
+  private void write(JsonObject view) {
+    JsonObject totals = view.getJsonObject("totals");
+    JsonArray workers = view.getJsonArray("workers");
+    boolean gpu = "gpu".equals(view.getString("clusterType"));
+
+    gauge("parl_jobcenter_up", "1 when the JobCenter answered the monitor's last query, else 0.");
+    sample("parl_jobcenter_up", List.of(), "ok".equals(view.getString("jobCenter")) ? 1 : 0);
+    gauge("parl_workers", "Workers in the pool.");
+    sample("parl_workers", List.of(), totals.getInteger("workers"));
+    gauge("parl_clients", "Connected client programs.");
+    sample("parl_clients", List.of(), totals.getInteger("clients"));
+    gauge("parl_jobs", "Live jobs (remote actors) holding resources.");
+    sample("parl_jobs", List.of(), totals.getInteger("jobs"));
+    gauge("parl_pending_requests", "Actor requests waiting for resources.");
+    sample("parl_pending_requests", List.of(), totals.getInteger("waiting"));
+    gauge("parl_pending_longest_wait_seconds", "How long the oldest waiting actor request has waited.");
+    sample("parl_pending_longest_wait_seconds", List.of(), totals.getLong("longestWaitMs") / 1000.0);
+
+    gauge("parl_worker_cpus", "CPUs a worker lends, by state (vacant or used).");
+    for (JsonObject w : objects(workers)) {
+      JsonObject c = w.getJsonObject("cpus");
+      sample("parl_worker_cpus", labels(w, "state", "vacant"), c.getInteger("vacant"));
+      sample("parl_worker_cpus", labels(w, "state", "used"), c.getInteger("used"));
+    }
+    gauge("parl_worker_gpus", "GPUs a worker lends, by state (vacant or used).");
+    for (JsonObject w : objects(workers)) {
+      JsonObject g = w.getJsonObject("gpus");
+      sample("parl_worker_gpus", labels(w, "state", "vacant"), g.getJsonArray("vacant").size());
+      sample("parl_worker_gpus", labels(w, "state", "used"), g.getJsonArray("used").size());
+    }
+    gauge("parl_worker_jobs", "Live jobs on a worker.");
+    for (JsonObject w : objects(workers)) {
+      sample("parl_worker_jobs", labels(w), w.getJsonArray("jobs").size());
+    }
+    counter("parl_worker_calls_served_total", "Actor method calls served by a worker's jobs since it started.");
+    for (JsonObject w : objects(workers)) {
+      sample("parl_worker_calls_served_total", labels(w), w.getLong("callsServed", 0L));
+    }
+    gauge("parl_worker_load1", "One-minute load average of a worker's host.");
+    for (JsonObject w : objects(workers)) {
+      if (w.getValue("load") instanceof Number n) {
+        sample("parl_worker_load1", labels(w), n.doubleValue());
+      }
+    }
+    gauge("parl_worker_memory_used_bytes", "Memory in use on a worker's host.");
+    for (JsonObject w : objects(workers)) {
+      if (w.getJsonObject("memory") != null && w.getJsonObject("memory").getValue("usedMb") instanceof Number n) {
+        sample("parl_worker_memory_used_bytes", labels(w), n.longValue() * 1024 * 1024);
+      }
+    }
+    if (gpu) {
+      gpuFamilies(workers);
+    }
+  }
+
+  private void gpuFamilies(JsonArray workers) {
+    gauge("parl_gpu_utilization_percent", "GPU utilisation reported by nvidia-smi.");
+    forEachGpu(workers, "utilization", "parl_gpu_utilization_percent", 1);
+    gauge("parl_gpu_memory_used_bytes", "GPU memory in use reported by nvidia-smi.");
+    forEachGpu(workers, "memoryUsedMb", "parl_gpu_memory_used_bytes", 1024 * 1024);
+    gauge("parl_gpu_memory_total_bytes", "GPU memory size reported by nvidia-smi.");
+    forEachGpu(workers, "memoryTotalMb", "parl_gpu_memory_total_bytes", 1024 * 1024);
+  }
+
+  private void forEachGpu(JsonArray workers, String field, String metric, long scale) {
+    for (JsonObject w : objects(workers)) {
+      for (JsonObject d : objects(w.getJsonArray("gpuDevices"))) {
+        if (d.getValue(field) instanceof Number n) {
+          List<String> l = labels(w, "gpu", String.valueOf(d.getValue("index")), "name", String.valueOf(d.getValue("name")));
+          if (scale == 1) {
+            sample(metric, l, n.doubleValue());
+          } else {
+            sample(metric, l, n.longValue() * scale);
+          }
+        }
+      }
+    }
+  }
+
+  private void gauge(String name, String help) {
+    family(name, help, "gauge");
+  }
+
+  private void counter(String name, String help) {
+    family(name, help, "counter");
+  }
+
+  private void family(String name, String help, String type) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+  }
+
+  private void sample(String name, List<String> labels, long value) {
+    start(name, labels).append(value).append('\n');
+  }
+
+  private void sample(String name, List<String> labels, double value) {
+    start(name, labels).append(number(value)).append('\n');
+  }
+
+  private StringBuilder start(String name, List<String> labels) {
+    out.append(name);
+    if (!labels.isEmpty()) {
+      out.append('{');
+      for (int i = 0; i < labels.size(); i += 2) {
+        if (i > 0) {
+          out.append(',');
+        }
+        out.append(labels.get(i)).append("=\"").append(escape(labels.get(i + 1))).append('"');
+      }
+      out.append('}');
+    }
+    return out.append(' ');
+  }
+
+  private static List<String> labels(JsonObject worker, String... more) {
+    List<String> l = new ArrayList<>(List.of("worker", String.valueOf(worker.getString("id")),
+        "hostname", String.valueOf(worker.getString("hostname"))));
+    l.addAll(List.of(more));
+    return l;
+  }
+
+  private static List<JsonObject> objects(JsonArray a) {
+    List<JsonObject> l = new ArrayList<>();
+    if (a != null) {
+      for (Object o : a) {
+        if (o instanceof JsonObject j) {
+          l.add(j);
+        }
+      }
+    }
+    return l;
+  }
+
+  /** Label values escape backslash, double quote and line feed. */
+  static String escape(String v) {
+    return v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  }
+
+  static String number(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(v)) {
+      return v > 0 ? "+Inf" : "-Inf";
+    }
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return String.valueOf((long) v);
+    }
+    return String.format(Locale.ROOT, "%s", v);
+  }
+}

@@ -1,0 +1,199 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.parl.it.actors.Counter;
+import org.parl.it.actors.CounterImpl;
+
+/**
+ * The monitor's pages in a real headless Chromium against a live GPU cluster: the workers page
+ * shows each GPU with its id, name and the job using it; the client's jobs page shows a job's log
+ * and follows it live. Screenshots go to {@code target/monitor-*.png}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BrowserIT {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final String MARKER = "browser-it: hello from a GPU actor";
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private TestCluster cluster;
+  private ParlClient parl;
+  private String monitor;
+  private String w2;
+  private RemoteActor<Counter> single;
+  private RemoteActor<Counter> pair;
+  private WebDriver browser;
+  private Path profile;
+
+  @BeforeAll
+  void start() throws Exception {
+    for (Path p : List.of(CHROMIUM, CHROMEDRIVER)) {
+      if (!Files.isExecutable(p)) {
+        throw new AssertionError(p + " is missing: run bin/setup-browser (it installs Debian's chromium and chromium-driver)");
+      }
+    }
+    cluster = TestCluster.start(4);
+    monitor = cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1);
+    ParlProcess[] handle = new ParlProcess[1];
+    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
+    parl = Parl.connect(cluster.address);
+    single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    browser = chromium();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (parl != null) {
+      parl.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+    if (profile != null) {
+      try (var files = Files.walk(profile)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void workersPageShowsEachGpuAndWhoUsesIt() throws Exception {
+    browser.get(monitor + "/");
+    waitFor(d -> gpuRows().size() == 6 && countState("used") == 3
+        && !d.findElements(By.cssSelector(".uplot canvas")).isEmpty());
+
+    List<Map<String, Object>> rows = gpuRows();
+    assertEquals(List.of("0", "1", "2", "3"), idsOn(rows, cluster.localWorker));
+    assertEquals(List.of("0", "1"), idsOn(rows, w2));
+    for (Map<String, Object> gpu : rows) {
+      String text = (String) gpu.get("text");
+      assertTrue(text.contains("GPU " + gpu.get("gpu")) && text.contains("NVIDIA Fake H100"), text);
+      assertTrue(text.contains("MiB") || text.contains("GiB"), "memory shown: " + text);
+      assertTrue(text.contains("%"), "utilisation shown: " + text);
+    }
+    assertEquals("used by " + single.jobId(), stateOf(rows, single.workerId(), single.gpus().get(0)));
+    for (String g : pair.gpus()) {
+      assertEquals("used by " + pair.jobId(), stateOf(rows, pair.workerId(), g));
+    }
+    assertEquals(3, countState("vacant"));
+    TimeUnit.MILLISECONDS.sleep(2500); // a few statistics points on the charts
+    screenshot("monitor-workers.png");
+
+    // live: closing an actor frees its GPUs on the open page
+    pair.close();
+    waitFor(d -> countState("vacant") == 5);
+  }
+
+  @Test
+  @Order(2)
+  void clientsPageLeadsToTheJobsAndTheLog() throws Exception {
+    browser.get(monitor + "/clients.html");
+    String clientRow = "tr[data-client='" + parl.id() + "']";
+    waitFor(d -> !d.findElements(By.cssSelector(clientRow)).isEmpty());
+    assertTrue(text(clientRow).contains("jobs and logs"), text(clientRow));
+    screenshot("monitor-clients.png");
+
+    browser.findElement(By.cssSelector(clientRow)).findElement(By.linkText("jobs and logs →")).click();
+    waitFor(d -> d.getCurrentUrl().contains("/jobs.html?client=" + parl.id()));
+    waitFor(d -> !d.findElements(By.cssSelector("tr[data-job='" + single.jobId() + "']")).isEmpty()
+        && !d.findElements(By.cssSelector("tr[data-job='" + pair.jobId() + "']")).isEmpty());
+    assertTrue(text("tr[data-job='" + pair.jobId() + "']").contains("ended"), text("tr[data-job='" + pair.jobId() + "']"));
+
+    browser.get(monitor + "/jobs.html?client=" + parl.id() + "&job=" + single.jobId());
+    waitFor(d -> text("#log").contains(MARKER));
+    assertEquals("/api/jobs/" + single.jobId() + "/log/download", browser.findElement(By.id("download")).getDomAttribute("href"));
+
+    // the log follows what the job prints while the page is open
+    single.run(x -> x.print("printed while the page was open")).await(20, TimeUnit.SECONDS);
+    waitFor(d -> text("#log").contains("printed while the page was open"));
+    screenshot("monitor-job-log.png");
+  }
+
+  private void waitFor(java.util.function.Function<WebDriver, Boolean> condition) {
+    new WebDriverWait(browser, WAIT).ignoring(StaleElementReferenceException.class).until(condition::apply);
+  }
+
+  /** Every GPU row of the workers page, read at once: worker, gpu, state text, row text. */
+  @SuppressWarnings("unchecked")
+  private List<Map<String, Object>> gpuRows() {
+    return (List<Map<String, Object>>) ((JavascriptExecutor) browser).executeScript(
+        "return Array.from(document.querySelectorAll('.worker-card .gpu')).map(g => ({"
+            + "worker: g.closest('.worker-card').dataset.worker, gpu: g.dataset.gpu,"
+            + "used: g.classList.contains('used'), state: g.querySelector('.gpu-state').innerText.trim(), text: g.innerText}))");
+  }
+
+  private long countState(String state) {
+    return gpuRows().stream().filter(r -> Boolean.TRUE.equals(r.get("used")) == state.equals("used")).count();
+  }
+
+  private static List<String> idsOn(List<Map<String, Object>> rows, String workerId) {
+    return rows.stream().filter(r -> workerId.equals(r.get("worker"))).map(r -> (String) r.get("gpu")).toList();
+  }
+
+  private static String stateOf(List<Map<String, Object>> rows, String workerId, String gpu) {
+    return rows.stream().filter(r -> workerId.equals(r.get("worker")) && gpu.equals(r.get("gpu")))
+        .map(r -> (String) r.get("state")).findFirst().orElse("no GPU " + gpu + " on " + workerId);
+  }
+
+  /** The text of the first element matching a CSS selector, read at once ("" when there is none). */
+  private String text(String css) {
+    Object t = ((JavascriptExecutor) browser).executeScript(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css);
+    return String.valueOf(t);
+  }
+
+  private void screenshot(String name) throws Exception {
+    Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+    Path target = Path.of("target", name);
+    Files.createDirectories(target.getParent());
+    Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
+    System.out.println("BrowserIT: screenshot " + target.toAbsolutePath());
+  }
+
+  private WebDriver chromium() throws Exception {
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+    profile = Files.createTempDirectory("parl-chromium");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--window-size=1440,1000", "--user-data-dir=" + profile);
+    return new ChromeDriver(options);
+  }
+}
