@@ -1,0 +1,158 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.parl.wire.Frames;
+
+/**
+ * SPEC §8 for what clients send: garbage on the master's gateway and on a job's data port gets a
+ * clear error or a closed connection, the nodes keep running and the pool stays exact.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BadInputIT {
+
+  private TestCluster cluster;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = TestCluster.start(0, "--cpus", "2");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A raw JSON-lines connection to the gateway. */
+  private final class Gateway implements AutoCloseable {
+    final Socket socket;
+    final BufferedReader in;
+    final OutputStream out;
+
+    Gateway() throws Exception {
+      String[] hp = cluster.address.split(":");
+      socket = new Socket(hp[0], Integer.parseInt(hp[1]));
+      socket.setSoTimeout(30_000);
+      in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      out = socket.getOutputStream();
+    }
+
+    JsonObject ask(String line) throws Exception {
+      out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      String answer = in.readLine();
+      assertNotNull(answer, "the gateway closed the connection after: " + line);
+      return new JsonObject(answer);
+    }
+
+    @Override
+    public void close() throws Exception {
+      socket.close();
+    }
+  }
+
+  @Test
+  void garbageOnTheGatewayGetsErrorsAndChangesNothing() throws Exception {
+    JsonObject before = cluster.member().snapshot();
+    try (Gateway g = new Gateway()) {
+      for (String bad : List.of("not json", "[1,2,3]", "{\"op\":\"create\",\"id\":1}", "{\"op\":\"hello\"}",
+          "{\"id\":2}", "{\"op\":\"hello\",\"id\":3,\"role\":\"pirate\"}", "{\"op\":\"hello\",\"id\":-4,\"role\":\"client\"}")) {
+        JsonObject answer = g.ask(bad);
+        assertEquals("INVALID", answer.getJsonObject("error").getString("kind"), bad + " -> " + answer);
+      }
+      assertNotNull(g.ask("{\"op\":\"hello\",\"id\":5,\"role\":\"client\"}").getJsonObject("ok").getString("clientId"));
+      for (String bad : List.of("{\"op\":\"fly\",\"id\":6}",
+          "{\"op\":\"create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}",
+          "{\"op\":\"create\",\"id\":8,\"cpus\":1}",
+          "{\"op\":\"create\",\"id\":9,\"cpus\":-3,\"timeoutMs\":10}",
+          "{\"op\":\"create\",\"id\":10,\"gpus\":2,\"timeoutMs\":10}",
+          "{\"op\":\"kill\",\"id\":11,\"jobId\":\"job-77\"}",
+          "{\"op\":\"hello\",\"id\":12,\"role\":\"client\"}")) {
+        JsonObject error = g.ask(bad).getJsonObject("error");
+        assertNotNull(error, bad);
+        assertTrue(List.of("INVALID", "MISMATCH", "NOT_FOUND").contains(error.getString("kind")), bad + " -> " + error);
+      }
+      assertNotNull(g.ask("{\"op\":\"ping\",\"id\":13}").getJsonObject("ok"), "the session still works");
+    }
+    try (Gateway g = new Gateway()) {
+      g.out.write(new byte[2 << 20]);
+      g.out.write('\n');
+      g.out.flush();
+      String answer = g.in.readLine();
+      assertTrue(answer == null || answer.contains("longer than"), "an oversized line is refused: " + answer);
+    } catch (java.net.SocketException closed) {
+      // the gateway closed the connection while the line was still being sent: refused too
+    }
+    JsonObject after = cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty(), Duration.ofSeconds(10));
+    assertEquals(before.getJsonArray("workers"), after.getJsonArray("workers"), "the pool is unchanged");
+    try (Gateway g = new Gateway()) {
+      assertNotNull(g.ask("{\"op\":\"hello\",\"id\":1,\"role\":\"status\"}").getJsonObject("ok"), "the gateway still answers");
+    }
+  }
+
+  @Test
+  void aJobServesOnlyItsClient() throws Exception {
+    try (Gateway g = new Gateway()) {
+      g.ask("{\"op\":\"hello\",\"id\":1,\"role\":\"client\"}");
+      JsonObject job = g.ask("{\"op\":\"create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}").getJsonObject("ok");
+      assertNotNull(job, "a job for the raw client");
+      String host = job.getString("host");
+      int port = job.getInteger("port");
+
+      try (Socket s = new Socket(host, port)) {
+        s.setSoTimeout(10_000);
+        byte[] hello = new JsonObject().put("token", "0123456789abcdef").encode().getBytes(StandardCharsets.UTF_8);
+        Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
+        Frames.Frame answer = Frames.read(new DataInputStream(s.getInputStream()));
+        assertEquals(Frames.ERROR, answer.type());
+        assertTrue(new String(answer.payload(), StandardCharsets.UTF_8).contains("wrong token"));
+      }
+      try (Socket s = new Socket(host, port)) {
+        s.setSoTimeout(10_000);
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.writeInt(Integer.MAX_VALUE);
+        out.flush();
+        assertEquals(-1, s.getInputStream().read(), "a frame of absurd length closes the connection");
+      }
+      try (Socket s = new Socket(host, port)) {
+        s.setSoTimeout(10_000);
+        byte[] hello = new JsonObject().put("token", job.getString("token")).encode().getBytes(StandardCharsets.UTF_8);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
+        assertEquals(Frames.RESULT, Frames.read(in).type(), "the right token is accepted after the bad attempts");
+        Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
+        JsonObject err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
+        assertEquals("invalid", err.getString("kind"));
+        Frames.write(s.getOutputStream(), Frames.BLOB, 3, Frames.named("../../etc/passwd", new byte[] {1}));
+        err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
+        assertTrue(err.getString("message").contains("not a content hash"), err.encode());
+        Frames.write(s.getOutputStream(), Frames.BLOB, 4,
+            Frames.named("0".repeat(64), new byte[] {1, 2, 3}));
+        err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
+        assertTrue(err.getString("message").contains("hashes to"), err.encode());
+        Frames.write(s.getOutputStream(), (byte) 99, 5, new byte[0]);
+        err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
+        assertTrue(err.getString("message").contains("unknown frame type"), err.encode());
+      }
+    }
+    cluster.awaitIdle();
+  }
+}
