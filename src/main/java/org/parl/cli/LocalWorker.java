@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonArray;
 import java.util.List;
 import java.util.UUID;
 import org.parl.cluster.ClusterType;
+import org.parl.cluster.Hostnames;
 import org.parl.worker.GpuDevice;
 import org.parl.worker.GpuInventory;
 import org.parl.worker.WorkerSettings;

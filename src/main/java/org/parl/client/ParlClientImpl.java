@@ -24,6 +24,7 @@ import org.parl.ParlClient;
 import org.parl.ParlException;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
+import org.parl.cluster.Hostnames;
 import org.parl.wire.Frames;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
@@ -102,20 +103,8 @@ public final class ParlClientImpl implements ParlClient {
     return new JsonObject()
         .put("role", "client")
         .put("program", command.split(" ")[0])
-        .put("hostname", hostname())
+        .put("hostname", Hostnames.local())
         .put("pid", ProcessHandle.current().pid());
-  }
-
-  private static String hostname() {
-    String h = System.getenv("HOSTNAME");
-    if (h != null && !h.isBlank()) {
-      return h;
-    }
-    try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "localhost";
-    }
   }
 
   @Override

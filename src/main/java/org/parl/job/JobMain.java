@@ -131,7 +131,7 @@ public final class JobMain {
   }
 
   static void log(String message) {
-    System.out.println(LocalTime.now() + " parl job: " + message);
+    System.out.println(LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + " parl job: " + message);
   }
 
   /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */

@@ -1,4 +1,4 @@
-package org.parl.cli;
+package org.parl.cluster;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
