@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A cluster of CPU and GPU workers that runs remote actors.",
-    subcommands = {MasterCommand.class, WorkerCommand.class, StatusCommand.class, StopCommand.class, DemoCommand.class})
+    subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class, DemoCommand.class, BenchCommand.class})
 public final class ParlCommand implements Runnable {
 
   @Override

@@ -1,0 +1,170 @@
+package org.parl.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of {@code parl bench}: starts the plain-TCP echo server, a GPU cluster with fake GPUs
+ * and, unless given a cluster's address, a CPU cluster, side by side; measures the data path, actor
+ * creation and {@code Parl.connect} on the CPU cluster, then GPU actor creation. Every process it
+ * started is stopped by pid at the end, also when it fails.
+ */
+public final class BenchRun {
+
+  private static final Logger log = LoggerFactory.getLogger(BenchRun.class);
+  private static final Pattern ECHO_PORT = Pattern.compile("parl bench echo port (\\d+)");
+  /** Without access to the worker's processes, how long to let its warm pool refill. */
+  private static final long REMOTE_PAUSE_MS = 2_000;
+  private static final int CALL_ACTORS = 4;
+
+  /**
+   * @param address a running CPU cluster's {@code HOST:PORT}, or null to start one
+   * @param quick fewer iterations (about 1 minute instead of 3)
+   */
+  public record Options(String address, boolean quick) {}
+
+  private final Options options;
+  private final BenchPlan plan;
+  private final Report report = new Report();
+  private final JavaCommand java;
+  private Path dir;
+
+  private BenchRun(Options options, JavaCommand java) {
+    this.options = options;
+    this.plan = options.quick() ? BenchPlan.quick() : BenchPlan.standard();
+    this.java = java;
+  }
+
+  /** Runs the benchmark; what went wrong is in the exception's message. */
+  public static BenchResult run(Options options) throws Exception {
+    return new BenchRun(options, JavaCommand.locate()).execute();
+  }
+
+  private BenchResult execute() throws Exception {
+    long started = System.nanoTime();
+    dir = Files.createTempDirectory("parl-bench");
+    report.context("mode", plan.mode());
+    report.context("cores", Runtime.getRuntime().availableProcessors());
+    report.context("cpu", cpuModel());
+    report.context("java", System.getProperty("java.vm.version"));
+    report.context("parl", String.valueOf(BenchRun.class.getPackage().getImplementationVersion()));
+    report.context("loadAvgStart", loadAverage());
+    report.context("cluster", options.address() == null ? "own (4 CPUs)" : options.address());
+    report.context("fakeGpus", true);
+    try (ChildProcesses children = new ChildProcesses()) {
+      ChildProcess echo = children.add(ChildProcess.start("echo", java.program(EchoServer.class, List.of()), Map.of(),
+          dir.resolve("echo.log")));
+      int echoPort = Integer.parseInt(echo.awaitLine(ECHO_PORT, 0, Duration.ofSeconds(30))
+          .orElseThrow(() -> new IllegalStateException("the plain-TCP echo server did not start: " + echo.tail(3)))
+          .group(1));
+      LocalCluster own = null;
+      if (options.address() == null) {
+        log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
+            LocalCluster.CPUS, LocalCluster.GPUS);
+        own = LocalCluster.startCpu(children, java, dir);
+      } else {
+        log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
+      }
+      LocalCluster gpu = LocalCluster.startGpu(children, java, dir);
+      try (TcpEcho tcp = new TcpEcho(echoPort)) {
+        cpuCluster(children, own, gpu, tcp);
+      }
+      children.stop(echo);
+      gpuCluster(children, gpu);
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage() + " (logs in " + dir + ")", e);
+    }
+    report.context("loadAvgEnd", loadAverage());
+    report.context("seconds", Math.round((System.nanoTime() - started) / 1e9));
+    report.note("GPU rows: a GPU cluster whose nvidia-smi is a script listing 4 fake GPUs; its job processes are real JVMs.");
+    report.note("vs TCP: parl's figure divided by the plain-Java TCP echo between two JVMs measured in the same run, "
+        + "in alternating blocks.");
+    deleteTree(dir);
+    return new BenchResult(report);
+  }
+
+  private void cpuCluster(ChildProcesses children, LocalCluster own, LocalCluster gpu, TcpEcho tcp) throws Exception {
+    String address = own != null ? own.address() : options.address();
+    JobPool pool = own != null ? JobPool.watching(own.master.pid()) : JobPool.pausing(REMOTE_PAUSE_MS);
+    int warmJobs = own != null ? LocalCluster.CPUS : 0;
+    try (ParlClient parl = connect(address)) {
+      if (!"cpu".equals(parl.clusterType())) {
+        throw new IllegalStateException("the cluster at " + address + " is a " + parl.clusterType()
+            + " cluster; give the address of a CPU cluster (the GPU part runs on a cluster the benchmark starts)");
+      }
+      gpu.address();
+      JobPool.watching(gpu.master.pid()).awaitIdle(LocalCluster.GPUS);
+      pool.awaitIdle(warmJobs);
+      List<RemoteActor<BenchActor>> actors = new ArrayList<>();
+      try {
+        long t0 = System.nanoTime();
+        actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
+        report.add(new Metric("first_create_ms", "first actor create of this client", (System.nanoTime() - t0) / 1e6,
+            "ms", null, null, null));
+        for (int i = 1; i < CALL_ACTORS; i++) {
+          actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
+        }
+        new CallBenchmark(plan, actors, tcp, report).run();
+      } finally {
+        actors.forEach(RemoteActor::close);
+      }
+      new CreateBenchmark(plan, parl, pool, warmJobs, own != null ? LocalCluster.CPUS - 1 : 0, report).run();
+      new ConnectBenchmark(plan, java, children, dir, address, pool, warmJobs, report).run();
+    }
+    if (own != null) {
+      children.stop(own.master);
+    }
+  }
+
+  private void gpuCluster(ChildProcesses children, LocalCluster gpu) throws Exception {
+    try (ParlClient parl = connect(gpu.address())) {
+      new GpuCreateBenchmark(plan, parl, JobPool.watching(gpu.master.pid()), LocalCluster.GPUS, report).run();
+    }
+    children.stop(gpu.master);
+  }
+
+  private static ParlClient connect(String address) {
+    return Parl.connect(address);
+  }
+
+  private static String cpuModel() {
+    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+      return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst()
+          .orElse(System.getProperty("os.arch"));
+    } catch (IOException | RuntimeException e) {
+      return System.getProperty("os.arch");
+    }
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      log.debug("could not delete {}: {}", root, e.getMessage());
+    }
+  }
+}

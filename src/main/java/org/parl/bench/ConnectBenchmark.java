@@ -1,0 +1,89 @@
+package org.parl.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code Parl.connect} as a user sees it: each sample is a fresh JVM ({@link ConnectProbe}) so
+ * that class loading counts. Also reports, from the same probes, the process start to connected
+ * time, and the first actor creation and first call of a fresh client.
+ */
+final class ConnectBenchmark {
+
+  private static final Logger log = LoggerFactory.getLogger(ConnectBenchmark.class);
+  private static final Pattern CONNECTED = Pattern.compile("parl bench probe connected");
+  private static final Pattern RESULT = Pattern.compile(
+      "parl bench probe: connectMs=([\\d.]+) createMs=([\\d.]+) firstCallMs=([\\d.]+)");
+  private static final Pattern FAILED = Pattern.compile("parl bench probe failed: (.*)");
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  private final BenchPlan plan;
+  private final JavaCommand java;
+  private final ChildProcesses children;
+  private final Path dir;
+  private final String address;
+  private final JobPool pool;
+  private final int warmJobs;
+  private final Report report;
+
+  ConnectBenchmark(BenchPlan plan, JavaCommand java, ChildProcesses children, Path dir, String address, JobPool pool,
+      int warmJobs, Report report) {
+    this.plan = plan;
+    this.java = java;
+    this.children = children;
+    this.dir = dir;
+    this.address = address;
+    this.pool = pool;
+    this.warmJobs = warmJobs;
+    this.report = report;
+  }
+
+  void run() throws Exception {
+    log.info("measuring Parl.connect in {} fresh JVMs", plan.probes());
+    Samples connect = new Samples(plan.probes());
+    Samples spawnToConnected = new Samples(plan.probes());
+    Samples create = new Samples(plan.probes());
+    Samples firstCall = new Samples(plan.probes());
+    for (int i = 0; i < plan.probes(); i++) {
+      pool.awaitIdle(warmJobs);
+      long t0 = System.nanoTime();
+      ChildProcess p = children.add(ChildProcess.start("probe-" + i, java.program(ConnectProbe.class, List.of(address)),
+          Map.of(), dir.resolve("probe-" + i + ".log")));
+      try {
+        Optional<Matcher> connected = p.awaitLine(CONNECTED, 0, TIMEOUT);
+        long t1 = System.nanoTime();
+        Optional<Matcher> result = p.awaitLine(RESULT, 0, TIMEOUT);
+        if (connected.isEmpty() || result.isEmpty()) {
+          String why = p.awaitLine(FAILED, 0, Duration.ZERO).map(m -> m.group(1)).orElse(p.tail(3));
+          throw new IllegalStateException("a Parl.connect probe failed: " + why + " (log: " + p.log() + ")");
+        }
+        spawnToConnected.add(t1 - t0);
+        connect.add(nanos(result.get().group(1)));
+        create.add(nanos(result.get().group(2)));
+        firstCall.add(nanos(result.get().group(3)));
+        p.awaitExit(Duration.ofSeconds(20));
+      } finally {
+        children.stop(p);
+      }
+    }
+    report.add(new Metric("connect_p50_ms", "Parl.connect in a fresh JVM, p50", connect.millis(50), "ms", "20 ms",
+        Target.atMost(1_500, "<= 1 500 ms"), null));
+    report.add(new Metric("connect_from_spawn_p50_ms", "fresh JVM: process start to connected, p50",
+        spawnToConnected.millis(50), "ms", null, null, null));
+    report.add(new Metric("fresh_first_create_p50_ms", "fresh JVM: first actor create, p50", create.millis(50), "ms",
+        null, null, null));
+    report.add(new Metric("fresh_first_call_p50_ms", "fresh JVM: first call, p50", firstCall.millis(50), "ms",
+        null, null, null));
+  }
+
+  private static long nanos(String millis) {
+    return (long) (Double.parseDouble(millis) * 1_000_000);
+  }
+}

@@ -1,0 +1,28 @@
+package org.parl.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+
+/**
+ * A stand-in for {@code nvidia-smi} that prints N GPUs in the format parl queries (SPEC §2), so
+ * that GPU actor creation can be measured on a host without GPUs. Only the inventory is fake.
+ */
+final class FakeNvidiaSmi {
+
+  private FakeNvidiaSmi() {}
+
+  static Path write(Path dir, int count) throws IOException {
+    Path script = dir.resolve("nvidia-smi-fake-" + count);
+    StringBuilder sb = new StringBuilder("#!/bin/sh\n# fake nvidia-smi written by parl bench: ").append(count).append(" GPUs\n");
+    for (int i = 0; i < count; i++) {
+      sb.append(String.format(Locale.ROOT, "echo \"%d, GPU-fake0000-0000-0000-0000-%012d, NVIDIA Fake H100, 81559, %d, %d\"%n",
+          i, i, 512 + 100 * i, 3 * i));
+    }
+    Files.writeString(script, sb.toString());
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return script;
+  }
+}

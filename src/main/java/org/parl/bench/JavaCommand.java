@@ -1,0 +1,74 @@
+package org.parl.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.parl.Parl;
+
+/**
+ * Command lines of the JVMs the benchmark starts, from the same Java and the same parl jar as the
+ * benchmark itself: cluster nodes get Hazelcast's flags (as {@code bin/parl} gives them), user-like
+ * programs (probe, echo server) do not.
+ */
+final class JavaCommand {
+
+  private static final List<String> NODE_FLAGS = List.of(
+      "--add-modules", "java.se",
+      "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
+  private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private final Path jar;
+
+  private JavaCommand(Path jar) {
+    this.jar = jar;
+  }
+
+  /**
+   * Finds the parl jar: the one this class was loaded from, else {@code target/parl.jar} under
+   * {@code -Dparl.root} (set by {@code bin/parl}) or the working directory.
+   *
+   * @throws IllegalStateException when there is none
+   */
+  static JavaCommand locate() {
+    try {
+      Path self = Path.of(Parl.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      if (Files.isRegularFile(self) && self.toString().endsWith(".jar")) {
+        return new JavaCommand(self.toAbsolutePath());
+      }
+    } catch (Exception e) {
+      // fall through to the build folder
+    }
+    Path built = Path.of(System.getProperty("parl.root", "."), "target", "parl.jar").toAbsolutePath().normalize();
+    if (!Files.isRegularFile(built)) {
+      throw new IllegalStateException("the parl jar is missing (" + built + "): build it with 'mvn -B -DskipTests package'");
+    }
+    return new JavaCommand(built);
+  }
+
+  /** {@code java <node flags> -jar parl.jar <args>}: a parl command, as {@code bin/parl} runs it. */
+  List<String> parl(List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(NODE_FLAGS);
+    cmd.add("-jar");
+    cmd.add(jar.toString());
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /** {@code java -cp parl.jar <main> <args>}: a plain program, like a user's. */
+  List<String> program(Class<?> main, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.add("-cp");
+    cmd.add(jar.toString());
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    return cmd;
+  }
+}

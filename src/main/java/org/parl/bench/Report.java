@@ -1,0 +1,76 @@
+package org.parl.bench;
+
+import io.vertx.core.json.JsonObject;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The benchmark's results: a readable table, and one JSON object with every number. */
+final class Report {
+
+  private final List<Metric> metrics = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+  private final JsonObject context = new JsonObject();
+
+  void add(Metric m) {
+    metrics.add(m);
+  }
+
+  void note(String line) {
+    notes.add(line);
+  }
+
+  /** Run conditions for the JSON line (mode, cores, load, ...). */
+  void context(String key, Object value) {
+    context.put(key, value);
+  }
+
+  List<Metric> metrics() {
+    return List.copyOf(metrics);
+  }
+
+  void print(PrintStream out) {
+    String format = "%-52s %10s %-6s %-9s %-22s %-7s %s%n";
+    out.printf(format, "metric", "value", "unit", "PARL", "target", "vs TCP", "result");
+    out.println("-".repeat(118));
+    for (Metric m : metrics) {
+      Boolean met = m.met();
+      out.printf(format, m.name(), number(m.value()), m.unit(), m.parl() == null ? "-" : m.parl(),
+          m.target() == null ? "-" : m.target().text(),
+          m.vsTcp() == null ? "-" : String.format(Locale.ROOT, "%.2fx", m.vsTcp()),
+          met == null ? "" : met ? "met" : "MISSED");
+    }
+    for (String n : notes) {
+      out.println("  " + n);
+    }
+  }
+
+  JsonObject json() {
+    JsonObject values = new JsonObject();
+    JsonObject targets = new JsonObject();
+    for (Metric m : metrics) {
+      values.put(m.key(), round(m.value()));
+      if (m.vsTcp() != null) {
+        values.put(m.key() + "_vs_tcp", round(m.vsTcp()));
+      }
+      if (m.target() != null) {
+        targets.put(m.key(), m.met());
+      }
+    }
+    return new JsonObject().put("parlBench", 1).mergeIn(context).put("metrics", values).put("targetsMet", targets);
+  }
+
+  static String number(double v) {
+    double a = Math.abs(v);
+    if (v == Math.rint(v) && a < 100) {
+      return String.format(Locale.ROOT, "%.0f", v);
+    }
+    String f = a >= 1000 ? "%,.0f" : a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f";
+    return String.format(Locale.ROOT, f, v).replace(',', ' ');
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000.0) / 1000.0;
+  }
+}

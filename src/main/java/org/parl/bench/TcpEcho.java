@@ -1,0 +1,50 @@
+package org.parl.bench;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+
+/**
+ * The plain-Java baseline's client: one blocking socket with TCP_NODELAY to an {@link EchoServer}
+ * in another JVM; a round trip sends a message and reads the whole echo back.
+ */
+final class TcpEcho implements AutoCloseable {
+
+  private final Socket socket;
+  private final DataInputStream in;
+  private final DataOutputStream out;
+  private byte[] back = new byte[64];
+
+  TcpEcho(int port) throws IOException {
+    socket = new Socket();
+    socket.setTcpNoDelay(true);
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
+    in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+    out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+  }
+
+  /** Sends {@code message} and waits for its echo. */
+  void roundTrip(byte[] message) throws IOException {
+    out.writeInt(message.length);
+    out.write(message);
+    out.flush();
+    int n = in.readInt();
+    if (n != message.length) {
+      throw new IOException("the echo server answered " + n + " bytes for " + message.length);
+    }
+    if (n > back.length) {
+      back = new byte[n];
+    }
+    in.readFully(back, 0, n);
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+}
