@@ -2,6 +2,8 @@ package org.parl.cli;
 
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
@@ -35,30 +37,40 @@ final class MasterNode implements AutoCloseable {
     this.clusterFile = clusterFile;
   }
 
-  /** @throws CliFailure when a port is taken or a part cannot start */
+  /**
+   * Starts every part. Servers bind their ports themselves (port 0, or the monitor's default
+   * port when taken, become free ports), so two masters starting side by side cannot race for one.
+   *
+   * @throws CliFailure when a port is taken or a part cannot start
+   */
   static MasterNode start(Spec s) {
-    int gatewayPort = Ports.claim(s.host(), s.port(), "--port");
-    int webPort = s.monitorPort() != null ? Ports.claim(s.host(), s.monitorPort(), "--monitor-port")
-        : Ports.preferOrAny(s.host(), gatewayPort + 100);
-    String clusterName = ClusterNode.newClusterName(gatewayPort);
+    int gatewayPort = s.port() == 0 ? 0 : Ports.claim(s.host(), s.port(), "--port");
+    if (s.monitorPort() != null && s.monitorPort() != 0) {
+      Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
+    }
+    String clusterName = ClusterNode.newClusterName();
     ClusterNode node = Nodes.start(HazelcastSettings.build(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
-    ClusterInfo info = new ClusterInfo(s.host() + ":" + gatewayPort, clusterName, node.memberAddress(), s.type(),
-        s.maxGpusPerActor(), "http://" + s.host() + ":" + webPort);
-    Path clusterFile = ClusterFiles.write(info);
-    MasterNode master = new MasterNode(node, info, s.local(), clusterFile);
+    AtomicReference<ClusterInfo> info = new AtomicReference<>();
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      Nodes.deploy(vertx, new MasterVerticle(info, s.host(), gatewayPort));
+      MasterVerticle gateway = new MasterVerticle(info::get, s.host(), gatewayPort);
+      Nodes.deploy(vertx, gateway);
+      int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
+      MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);
+      Nodes.deploy(vertx, monitor);
+      info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
+          s.maxGpusPerActor(), monitor.url()));
+      Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
+          .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
       if (s.local() != null) {
         Nodes.deploy(vertx, new WorkerVerticle(node, s.local()));
       }
-      Nodes.deploy(vertx, new MonitorVerticle(node, s.host(), webPort));
     } catch (CliFailure e) {
-      master.close();
+      Nodes.close(node);
       throw e;
     }
-    return master;
+    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()));
   }
 
   /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */

@@ -52,7 +52,7 @@ public final class MonitorCommand implements Callable<Integer> {
     }
     String bindHost = host.get();
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
-    int webPort = port != null ? Ports.claim(bindHost, port, "--port") : Ports.preferOrAny(bindHost, master.port() + 101);
+    int webPort = port != null ? Ports.claim(bindHost, port, "--port") : master.port() + 101;
     ClusterNode node = Nodes.start(
         HazelcastSettings.build(hazelcastConfig, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
     Foreground foreground = new Foreground(node, () -> {});
@@ -66,7 +66,7 @@ public final class MonitorCommand implements Callable<Integer> {
         foreground.stop(1);
       }
     });
-    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort);
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null);
     Nodes.deploy(node.vertx(), monitor);
     System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
     return foreground.await();

@@ -2,6 +2,7 @@ package org.parl.cli;
 
 import com.hazelcast.config.Config;
 import io.vertx.core.Deployable;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.concurrent.TimeUnit;
@@ -17,23 +18,23 @@ final class Nodes {
   private Nodes() {}
 
   static ClusterNode start(Config hazelcast, String host) {
-    try {
-      return ClusterNode.start(hazelcast, host).await(START_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new CliFailure("the cluster node did not start within " + START_TIMEOUT_S + " s");
-    } catch (RuntimeException e) {
-      throw new CliFailure("the cluster node could not start: " + rootMessage(e));
-    }
+    return await(ClusterNode.start(hazelcast, host), "the cluster node");
   }
 
   static void deploy(Vertx vertx, Deployable verticle) {
+    await(vertx.deployVerticle(verticle), verticle.getClass().getSimpleName());
+  }
+
+  /** Waits for a start-up step; its failure becomes one sentence. */
+  static <T> T await(Future<T> step, String what) {
     try {
-      vertx.deployVerticle(verticle).await(START_TIMEOUT_S, TimeUnit.SECONDS);
+      return step.await(START_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new CliFailure(verticle.getClass().getSimpleName() + " did not start within " + START_TIMEOUT_S + " s");
+      throw new CliFailure(what + " did not finish within " + START_TIMEOUT_S + " s");
     } catch (ReplyException e) {
       throw new CliFailure(e.getMessage());
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // await() rethrows checked failures too, such as a BindException
       throw new CliFailure(rootMessage(e));
     }
   }

@@ -24,16 +24,4 @@ final class Ports {
       throw new CliFailure("port " + port + " on " + host + " is already in use: stop what uses it, or choose another with " + option);
     }
   }
-
-  /** {@code preferred} when free, else any free port. */
-  static int preferOrAny(String host, int preferred) {
-    if (preferred > 0 && preferred <= 65535) {
-      try {
-        return claim(host, preferred, "");
-      } catch (CliFailure e) {
-        // fall through to a free port
-      }
-    }
-    return claim(host, 0, "");
-  }
 }

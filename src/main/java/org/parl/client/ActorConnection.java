@@ -15,17 +15,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.parl.ActorLostException;
 import org.parl.ParlException;
 import org.parl.RemoteSerializationException;
+import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 
 /**
  * The data path from a client to one job process: a plain TCP connection on which calls are
- * written by the calling thread and answered in order; a reader thread matches answers to calls
- * by id and completes their futures (on the caller's Vert.x context when it had one). When the
- * connection breaks, every pending and later call fails with {@link ActorLostException}.
+ * written by the calling thread and answered in order. Answers are matched to calls by id and
+ * complete their futures (on the caller's Vert.x context when it had one); they are read by a
+ * reader thread, or by a blocking caller itself when nobody else is reading. When the connection
+ * breaks, every pending and later call fails with {@link ActorLostException}.
  */
 final class ActorConnection {
 
@@ -41,7 +45,11 @@ final class ActorConnection {
   private final OutputStream out;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+  /** Held by whoever reads answers: the reader thread, or a blocking caller reading its own. */
+  private final ReentrantLock readLock = new ReentrantLock();
   private volatile ParlException lost;
+  private volatile Thread reader;
+  private Function<IOException, ParlException> onBroken = e -> new ActorLostException(e.getMessage());
   private volatile boolean closing;
   private ExecutorService offLoopWriter;
 
@@ -82,16 +90,50 @@ final class ActorConnection {
     }
   }
 
-  /** Starts the reader; {@code onBroken} gives the reason a broken connection is reported with. */
+  /**
+   * Starts the reader thread; {@code onBroken} gives the reason a broken connection is reported
+   * with (it may wait a moment for the master to say why the job ended).
+   */
   void startReader(String name, Function<IOException, ParlException> onBroken) {
-    Thread t = new Thread(() -> readLoop(onBroken), "parl-actor-" + name);
-    t.setDaemon(true);
-    t.start();
+    this.onBroken = onBroken;
+    reader = new Thread(this::readLoop, "parl-actor-" + name);
+    reader.setDaemon(true);
+    reader.start();
   }
 
   /** Sends a request; the future completes with the decoded answer. */
+  <R> Future<R> send(byte type, FrameBuffer payload, Decoder<R> decoder) {
+    return send(type, payload, decoder, false);
+  }
+
+  /**
+   * Sends a request for a caller that will wait for its answer (a blocking proxy call). When no
+   * other thread is reading, the caller reads the answer itself: the reply then wakes the thread
+   * that waits for it directly, with no hand-over from a reader thread (~10 µs per call here).
+   */
+  <R> Future<R> call(byte type, FrameBuffer payload, Decoder<R> decoder) {
+    Future<R> answer = send(type, payload, decoder, true);
+    if (!answer.isComplete() && readLock.tryLock()) {
+      try {
+        while (!answer.isComplete() && lost == null) {
+          readOne();
+        }
+      } catch (IOException e) {
+        broken(e);
+      } catch (RuntimeException e) {
+        broken(e);
+      } finally {
+        readLock.unlock();
+      }
+      if (!pending.isEmpty() || lost != null) {
+        LockSupport.unpark(reader);
+      }
+    }
+    return answer;
+  }
+
   @SuppressWarnings("unchecked")
-  <R> Future<R> send(byte type, byte[] payload, Decoder<R> decoder) {
+  private <R> Future<R> send(byte type, FrameBuffer payload, Decoder<R> decoder, boolean callerReads) {
     Context ctx = Context.isOnVertxThread() ? io.vertx.core.Vertx.currentContext() : null;
     Promise<Object> promise = Promise.promise();
     long id = ids.incrementAndGet();
@@ -99,23 +141,29 @@ final class ActorConnection {
     ParlException broken = lost;
     if (broken != null) {
       fail(id, broken);
-    } else if (Context.isOnEventLoopThread()) {
+      return (Future<R>) promise.future();
+    }
+    if (Context.isOnEventLoopThread()) {
       // a large write could block: never on an event loop
       writer().execute(() -> write(id, type, payload));
     } else {
       write(id, type, payload);
     }
+    if (!callerReads) {
+      LockSupport.unpark(reader);
+    }
     return (Future<R>) promise.future();
   }
 
-  private void write(long id, byte type, byte[] payload) {
+  private void write(long id, byte type, FrameBuffer payload) {
     try {
       synchronized (out) {
-        Frames.write(out, type, id, payload);
+        payload.writeFrame(out, type, id, true);
       }
     } catch (IOException e) {
-      // the reader sees the broken connection and fails everything pending
+      // whoever reads sees the broken connection and fails everything pending
       closeSocket();
+      LockSupport.unpark(reader);
     }
   }
 
@@ -130,39 +178,70 @@ final class ActorConnection {
     return offLoopWriter;
   }
 
-  private void readLoop(Function<IOException, ParlException> onBroken) {
-    try {
-      while (true) {
-        Frames.Frame f = Frames.read(in);
-        Pending p = pending.remove(f.id());
-        if (p == null) {
-          continue;
-        }
-        if (f.type() == Frames.ERROR) {
-          complete(p, null, Errors.fromJob(new JsonObject(new String(f.payload(), java.nio.charset.StandardCharsets.UTF_8))));
-          continue;
-        }
-        Object value;
-        try {
-          value = p.decoder().decode(f.payload());
-        } catch (Exception e) {
-          complete(p, null, new RemoteSerializationException("the answer cannot be deserialised: " + e.getMessage(), e));
-          continue;
-        }
-        complete(p, value, null);
+  /**
+   * The reader thread reads while requests are pending and nobody else reads; idle, it parks, so
+   * that a blocking caller can take the read over. A connection that breaks while idle is noticed
+   * at the next request.
+   */
+  private void readLoop() {
+    while (lost == null && !socket.isClosed()) {
+      if (pending.isEmpty()) {
+        LockSupport.park(this);
+        continue;
       }
-    } catch (IOException e) {
-      lost = closing ? new ActorLostException("this actor was closed") : onBroken.apply(e);
-    } catch (RuntimeException e) {
-      lost = new ParlException("the connection to the actor failed: " + e, e);
+      readLock.lock();
+      try {
+        while (!pending.isEmpty() && lost == null) {
+          readOne();
+        }
+      } catch (IOException e) {
+        broken(e);
+      } catch (RuntimeException e) {
+        broken(e);
+      } finally {
+        readLock.unlock();
+      }
+    }
+    if (offLoopWriter != null) {
+      offLoopWriter.shutdown();
+    }
+  }
+
+  /** Reads one answer and completes its request. Called with {@link #readLock} held. */
+  private void readOne() throws IOException {
+    Frames.Frame f = Frames.read(in);
+    Pending p = pending.remove(f.id());
+    if (p == null) {
+      return;
+    }
+    if (f.type() == Frames.ERROR) {
+      complete(p, null, Errors.fromJob(new JsonObject(new String(f.payload(), java.nio.charset.StandardCharsets.UTF_8))));
+      return;
+    }
+    Object value;
+    try {
+      value = p.decoder().decode(f.payload());
+    } catch (Exception e) {
+      complete(p, null, new RemoteSerializationException("the answer cannot be deserialised: " + e.getMessage(), e));
+      return;
+    }
+    complete(p, value, null);
+  }
+
+  /** The connection broke: every pending and later request fails with the reason. */
+  private void broken(Exception e) {
+    if (lost == null) {
+      if (e instanceof IOException io) {
+        lost = closing ? new ActorLostException("this actor was closed") : onBroken.apply(io);
+      } else {
+        lost = new ParlException("the connection to the actor failed: " + e, e);
+      }
     }
     closeSocket();
     for (Long id : pending.keySet()) {
       fail(id, lost);
     }
-    if (offLoopWriter != null) {
-      offLoopWriter.shutdown();
-    }
+    LockSupport.unpark(reader);
   }
 
   private void fail(long id, ParlException e) {
@@ -197,11 +276,13 @@ final class ActorConnection {
     closing = true;
   }
 
+  /** Closes the connection; the reader thread ends. */
   void closeSocket() {
     try {
       socket.close();
     } catch (IOException e) {
       // already closed
     }
+    LockSupport.unpark(reader);
   }
 }

@@ -1,5 +1,6 @@
 package org.parl.client;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.FileSystems;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,22 +36,39 @@ final class CodeBundle {
   }
 
   /**
-   * @param provided hashes of the jars every job already has (from the master)
+   * @param provided the jars every job already has, from the master: {@code {name, size, hash}}
    * @param patterns the distributed-file globs, relative to the working directory
    */
-  static CodeBundle build(Set<String> provided, List<String> patterns) throws IOException {
+  static CodeBundle build(List<JsonObject> provided, List<String> patterns) throws IOException {
     Path parl = location(Parl.class);
+    Set<String> names = new HashSet<>();
+    Set<String> hashes = new HashSet<>();
+    for (JsonObject jar : provided) {
+      names.add(jar.getString("name") + "|" + jar.getLong("size"));
+      hashes.add(jar.getString("hash"));
+    }
     List<Blob> code = new ArrayList<>();
     for (Path entry : ClassPaths.current()) {
-      if (entry.equals(parl)) {
+      // a jar the cluster has under the same name and size is not even hashed (Hazelcast is 16 MiB)
+      if (entry.equals(parl) || (Files.isRegularFile(entry)
+          && names.contains(entry.getFileName() + "|" + Files.size(entry)))) {
         continue;
       }
-      Blob b = Blob.of(entry, entry.getFileName().toString());
-      if (!provided.contains(b.hash())) {
+      Blob b = blob(entry, entry.getFileName().toString());
+      if (!hashes.contains(b.hash())) {
         code.add(b);
       }
     }
     return new CodeBundle(code, distributedFiles(patterns));
+  }
+
+  private static Blob blob(Path entry, String name) throws IOException {
+    try {
+      return Blob.of(entry, name);
+    } catch (ClassPaths.TooLargeException e) {
+      throw new InvalidRequestException(e.getMessage() + ": keep data out of the class path and ship it with "
+          + "ConnectOptions.distributedFiles");
+    }
   }
 
   /** Adds the code source of a class loaded from outside the class path (an IDE, a plugin loader). */
@@ -59,7 +78,7 @@ final class CodeBundle {
       return this;
     }
     List<Blob> more = new ArrayList<>(code);
-    more.add(Blob.of(where, where.getFileName().toString()));
+    more.add(blob(where, where.getFileName().toString()));
     return new CodeBundle(more, files);
   }
 
@@ -101,7 +120,7 @@ final class CodeBundle {
     }
     List<Blob> blobs = new ArrayList<>();
     for (Path p : found) {
-      blobs.add(Blob.of(p, cwd.relativize(p).toString()));
+      blobs.add(blob(p, cwd.relativize(p).toString()));
     }
     return blobs;
   }

@@ -212,8 +212,12 @@ public final class ParlClientImpl implements ParlClient {
     Future<CodeBundle> b;
     synchronized (this) {
       if (bundle == null || bundle.failed()) {
-        Set<String> provided = new HashSet<>();
-        welcome.getJsonArray("runtime", new JsonArray()).forEach(h -> provided.add(String.valueOf(h)));
+        List<JsonObject> provided = new ArrayList<>();
+        welcome.getJsonArray("runtime", new JsonArray()).forEach(j -> {
+          if (j instanceof JsonObject o) {
+            provided.add(o);
+          }
+        });
         List<String> patterns = List.copyOf(options.getDistributedFiles());
         bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
       }

@@ -19,6 +19,7 @@ import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
+import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
@@ -59,7 +60,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
         throw new IllegalStateException("a blocking actor proxy was called on an event loop, which must never block: "
             + "use RemoteActor.call(...) there");
       }
-      return invoke(m, args == null ? new Object[0] : args).await();
+      return invoke(m, args == null ? new Object[0] : args, true).await();
     }));
   }
 
@@ -82,15 +83,20 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     return invoke(inv.method(), inv.args());
   }
 
-  @SuppressWarnings("unchecked")
   <R> Future<R> invoke(Method m, Object[] args) {
+    return invoke(m, args, false);
+  }
+
+  /** @param blocking the caller waits for the answer (and may read it itself) */
+  @SuppressWarnings("unchecked")
+  private <R> Future<R> invoke(Method m, Object[] args, boolean blocking) {
     if (closing != null) {
       return Future.failedFuture(closedError());
     }
     MethodInfo info = methods.computeIfAbsent(m, k -> new MethodInfo(Signatures.of(k).getBytes(StandardCharsets.UTF_8), k));
-    byte[] encoded;
+    FrameBuffer frame = new FrameBuffer(2 + info.signature().length + ValueCodec.sizeHint(args)).name(info.signature());
     try {
-      encoded = codec.writeAll(m.getGenericParameterTypes(), args);
+      codec.writeAll(m.getGenericParameterTypes(), args, frame);
     } catch (IOException | RuntimeException e) {
       return Future.failedFuture(new RemoteSerializationException("the arguments of " + api.getSimpleName() + "."
           + Signatures.of(m) + " cannot be serialised: " + e.getMessage(), e));
@@ -98,7 +104,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     ActorConnection.Decoder<R> decoder = m.getReturnType() == void.class
         ? bytes -> null
         : bytes -> (R) codec.read(m.getGenericReturnType(), bytes, 0);
-    return conn.send(Frames.CALL, Frames.named(info.signature(), encoded), decoder);
+    return blocking ? conn.call(Frames.CALL, frame, decoder) : conn.send(Frames.CALL, frame, decoder);
   }
 
   @Override
@@ -112,7 +118,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     if (closing != null) {
       return Future.failedFuture(closedError());
     }
-    return conn.send(Frames.GET, field.getBytes(StandardCharsets.UTF_8), bytes -> (V) codec.read(type, bytes, 0));
+    return conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)), bytes -> (V) codec.read(type, bytes, 0));
   }
 
   @Override
@@ -120,14 +126,15 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     if (closing != null) {
       return Future.failedFuture(closedError());
     }
-    byte[] encoded;
+    byte[] name = field.getBytes(StandardCharsets.UTF_8);
+    FrameBuffer frame = new FrameBuffer(2 + name.length + ValueCodec.sizeHint(value)).name(name);
     try {
-      encoded = codec.write(value == null ? Object.class : value.getClass(), value);
+      codec.write(value == null ? Object.class : value.getClass(), value, frame);
     } catch (IOException | RuntimeException e) {
       return Future.failedFuture(new RemoteSerializationException("the value for field '" + field
           + "' cannot be serialised: " + e.getMessage(), e));
     }
-    return conn.send(Frames.SET, Frames.named(field.getBytes(StandardCharsets.UTF_8), encoded), bytes -> null);
+    return conn.send(Frames.SET, frame, bytes -> null);
   }
 
   @Override
@@ -167,7 +174,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   private Future<Void> closeConnection() {
     conn.closing();
-    return conn.send(Frames.CLOSE, new byte[0], bytes -> null)
+    return conn.send(Frames.CLOSE, FrameBuffer.empty(), bytes -> null)
         .otherwiseEmpty()
         .<Void>mapEmpty()
         .onComplete(ar -> conn.closeSocket());

@@ -40,8 +40,8 @@ public final class ClusterNode {
   }
 
   /** A cluster name nobody else uses, so that clusters sharing a host never merge. */
-  public static String newClusterName(int port) {
-    return "parl-" + port + "-" + UUID.randomUUID().toString().substring(0, 8);
+  public static String newClusterName() {
+    return "parl-" + UUID.randomUUID().toString().substring(0, 13);
   }
 
   public Vertx vertx() {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
@@ -51,8 +52,14 @@ final class ActorHost {
       java.lang.reflect.Type[] types = {int.class, String.class, float[].class, List.class, Map.class};
       Object[] values = {1, "x", new float[] {1f}, List.of(1L), Map.of("k", 2.0)};
       codec.readAll(types, codec.writeAll(types, values), 0);
-    } catch (IOException e) {
-      JobMain.log("codec warm-up failed: " + e.getMessage());
+      // what a create does before the actor's own code runs: JSON header, a class loader, an error
+      Map<?, ?> header = JSON.readValue(JSON.writeValueAsBytes(Map.of("api", "x", "code", List.of("h"))), Map.class);
+      try (URLClassLoader l = new URLClassLoader("warm-up", new URL[0], ActorHost.class.getClassLoader())) {
+        Class.forName(ActorHost.class.getName(), false, l);
+      }
+      ErrorPayload.of(new CallFailure("invalid", "warm-up " + header.size(), new IllegalStateException()));
+    } catch (IOException | ClassNotFoundException e) {
+      JobMain.log("warm-up failed: " + e.getMessage());
     }
   }
 
@@ -64,13 +71,15 @@ final class ActorHost {
    * CREATE payload: {@code name = JSON header, rest = constructor arguments}. The header names the
    * interface, the class, the constructor, the code blobs and the files for the working directory.
    */
-  void create(byte[] payload) throws CallFailure {
+  void create(Frames.Frame frame) throws CallFailure {
+    byte[] payload = frame.payload();
+    int length = frame.length();
     if (instance != null) {
       throw new CallFailure("invalid", "this job already runs an actor of " + implClass.getName());
     }
     Map<?, ?> header;
     try {
-      header = JSON.readValue(Frames.name(payload), Map.class);
+      header = JSON.readValue(Frames.name(payload, length), Map.class);
     } catch (IOException e) {
       throw new CallFailure("invalid", "unreadable create request: " + e.getMessage());
     }
@@ -98,7 +107,7 @@ final class ActorHost {
     if (ctor == null) {
       throw new CallFailure("invalid", implName + " has no public constructor " + ctorKey);
     }
-    Object[] args = readArgs(ctor.getGenericParameterTypes(), payload, "the constructor");
+    Object[] args = readArgs(ctor.getGenericParameterTypes(), frame, "the constructor");
     Thread.currentThread().setContextClassLoader(loader);
     try {
       instance = ctor.newInstance(args);
@@ -115,15 +124,15 @@ final class ActorHost {
     }
   }
 
-  /** CALL payload: {@code name = method signature, rest = arguments}; returns the encoded result. */
-  byte[] call(byte[] payload) throws CallFailure {
+  /** CALL payload: {@code name = method signature, rest = arguments}; the result goes to {@code out}. */
+  void call(Frames.Frame frame, FrameBuffer out) throws CallFailure {
     requireActor();
-    String key = name(payload);
+    String key = name(frame);
     Method m = methods.get(key);
     if (m == null) {
       throw new CallFailure("invalid", implClass.getName() + " has no remote method " + key);
     }
-    Object[] args = readArgs(m.getGenericParameterTypes(), payload, key);
+    Object[] args = readArgs(m.getGenericParameterTypes(), frame, key);
     Object result;
     try {
       result = m.invoke(instance, args);
@@ -137,21 +146,21 @@ final class ActorHost {
       throw new CallFailure("invalid", "cannot call " + key + ": " + e, e);
     }
     if (m.getReturnType() == void.class) {
-      return new byte[0];
+      return;
     }
     try {
-      return codec.write(m.getGenericReturnType(), result);
+      codec.write(m.getGenericReturnType(), result, out);
     } catch (IOException | RuntimeException e) {
       throw new CallFailure("serialization", "the result of " + key + " cannot be serialised: " + e.getMessage(), e);
     }
   }
 
-  /** GET payload: the field name; returns its value encoded by the field's declared type. */
-  byte[] get(byte[] payload) throws CallFailure {
+  /** GET payload: the field name; its value, encoded by the field's declared type, goes to {@code out}. */
+  void get(Frames.Frame frame, FrameBuffer out) throws CallFailure {
     requireActor();
-    Field f = field(new String(payload, java.nio.charset.StandardCharsets.UTF_8));
+    Field f = field(new String(frame.payload(), 0, frame.length(), java.nio.charset.StandardCharsets.UTF_8));
     try {
-      return codec.write(f.getGenericType(), f.get(instance));
+      codec.write(f.getGenericType(), f.get(instance), out);
     } catch (IllegalAccessException e) {
       throw new CallFailure("attribute", "cannot read field '" + f.getName() + "': " + e.getMessage());
     } catch (IOException | RuntimeException e) {
@@ -160,15 +169,15 @@ final class ActorHost {
   }
 
   /** SET payload: {@code name = field name, rest = the new value}. */
-  void set(byte[] payload) throws CallFailure {
+  void set(Frames.Frame frame) throws CallFailure {
     requireActor();
-    Field f = field(name(payload));
+    Field f = field(name(frame));
     if (Modifier.isFinal(f.getModifiers())) {
       throw new CallFailure("attribute", "field '" + f.getName() + "' of " + implClass.getSimpleName() + " is final");
     }
     Object value;
     try {
-      value = codec.read(f.getGenericType(), payload, Frames.restOffset(payload));
+      value = codec.read(f.getGenericType(), frame.payload(), Frames.restOffset(frame.payload(), frame.length()), frame.length());
     } catch (IOException | RuntimeException e) {
       throw new CallFailure("serialization", "the value for field '" + f.getName() + "' does not fit its type "
           + f.getGenericType().getTypeName() + ": " + e.getMessage(), e);
@@ -198,9 +207,9 @@ final class ActorHost {
         + (names.isEmpty() ? "" : "; its fields are " + String.join(", ", names)));
   }
 
-  private Object[] readArgs(java.lang.reflect.Type[] types, byte[] payload, String what) throws CallFailure {
+  private Object[] readArgs(java.lang.reflect.Type[] types, Frames.Frame frame, String what) throws CallFailure {
     try {
-      return codec.readAll(types, payload, Frames.restOffset(payload));
+      return codec.readAll(types, frame.payload(), Frames.restOffset(frame.payload(), frame.length()), frame.length());
     } catch (IOException | RuntimeException e) {
       throw new CallFailure("serialization", "the arguments of " + what + " cannot be read as "
           + java.util.Arrays.stream(types).map(java.lang.reflect.Type::getTypeName).toList() + ": " + e.getMessage(), e);
@@ -269,9 +278,9 @@ final class ActorHost {
     }
   }
 
-  private static String name(byte[] payload) throws CallFailure {
+  private static String name(Frames.Frame frame) throws CallFailure {
     try {
-      return Frames.name(payload);
+      return Frames.name(frame.payload(), frame.length());
     } catch (IOException e) {
       throw new CallFailure("invalid", e.getMessage());
     }

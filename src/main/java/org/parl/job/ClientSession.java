@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 
 /**
@@ -25,6 +26,10 @@ final class ClientSession {
   private final DataInputStream in;
   private final OutputStream out;
   private final BlobStore blobs;
+  /** Frames are handled one at a time, so one receive buffer and one reply buffer serve them all. */
+  private byte[] received = new byte[64 * 1024];
+  private final FrameBuffer reply = new FrameBuffer(64 * 1024);
+  private static final int KEEP_AT_MOST = 64 << 20;
 
   ClientSession(ActorHost host, BlobStore blobs, DataInputStream in, OutputStream out) {
     this.host = host;
@@ -54,17 +59,22 @@ final class ClientSession {
   void run() {
     try {
       while (true) {
-        Frames.Frame f = Frames.read(in);
+        Frames.Frame f = Frames.read(in, received);
+        if (f.payload() != received && f.payload().length <= KEEP_AT_MOST) {
+          received = f.payload();
+        }
         byte type = Frames.RESULT;
-        byte[] reply;
+        reply.reset(KEEP_AT_MOST);
         try {
-          reply = handle(f);
+          handle(f);
         } catch (CallFailure e) {
           type = Frames.ERROR;
-          reply = ErrorPayload.of(e);
+          reply.reset(KEEP_AT_MOST);
+          byte[] error = ErrorPayload.of(e);
+          reply.write(error, 0, error.length);
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
-        Frames.write(out, type, f.id(), reply, reply.length, in.available() == 0 || f.type() == Frames.CLOSE);
+        reply.writeFrame(out, type, f.id(), in.available() == 0 || f.type() == Frames.CLOSE);
         if (f.type() == Frames.CLOSE) {
           return;
         }
@@ -76,33 +86,32 @@ final class ClientSession {
     }
   }
 
-  private byte[] handle(Frames.Frame f) throws CallFailure, IOException {
+  /** Handles one frame; its answer, if any, goes to {@link #reply}. */
+  private void handle(Frames.Frame f) throws CallFailure, IOException {
     switch (f.type()) {
-      case Frames.CALL:
+      case Frames.CALL -> {
         CALLS.incrementAndGet();
-        return host.call(f.payload());
-      case Frames.GET:
-        return host.get(f.payload());
-      case Frames.SET:
-        host.set(f.payload());
-        return new byte[0];
-      case Frames.BLOB:
-        String hash = Frames.name(f.payload());
-        int offset = Frames.restOffset(f.payload());
+        host.call(f, reply);
+      }
+      case Frames.GET -> host.get(f, reply);
+      case Frames.SET -> host.set(f);
+      case Frames.BLOB -> {
+        String hash = Frames.name(f.payload(), f.length());
+        int offset = Frames.restOffset(f.payload(), f.length());
         try {
-          blobs.put(hash, f.payload(), offset, f.payload().length - offset);
+          blobs.put(hash, f.payload(), offset, f.length() - offset);
         } catch (IOException e) {
           throw new CallFailure("invalid", "shipped code rejected: " + e.getMessage());
         }
-        return new byte[0];
-      case Frames.CREATE:
-        host.create(f.payload());
+      }
+      case Frames.CREATE -> {
+        host.create(f);
         JobMain.log("actor " + host.describe() + " created");
-        return new byte[0];
-      case Frames.CLOSE:
-        return new byte[0];
-      default:
-        throw new CallFailure("invalid", "unknown frame type " + f.type());
+      }
+      case Frames.CLOSE -> {
+        // answered with an empty result, then the session ends
+      }
+      default -> throw new CallFailure("invalid", "unknown frame type " + f.type());
     }
   }
 }

@@ -45,6 +45,15 @@ final class ControlLink {
     }
   }
 
+  /** Closes the link, which also ends the reader's blocking read. */
+  void close() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // closing anyway
+    }
+  }
+
   /** Reads the worker's messages on a daemon thread; {@code onClosed} runs when the link breaks. */
   void start(Consumer<Map<String, Object>> onMessage, Runnable onClosed) {
     Thread t = new Thread(() -> {

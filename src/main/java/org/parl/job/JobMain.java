@@ -42,6 +42,7 @@ public final class JobMain {
   private volatile long assignedAt;
   private volatile String jobId = "unassigned";
   private static volatile ControlLink link;
+  private static boolean exiting;
 
   private JobMain(String slot, ServerSocket data, String token, BlobStore blobs) {
     this.slot = slot;
@@ -136,9 +137,17 @@ public final class JobMain {
 
   /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
   static void exit(int code, String why) {
+    synchronized (JobMain.class) {
+      if (exiting) {
+        return;
+      }
+      exiting = true;
+    }
     log("exiting: " + why);
     if (link != null) {
       link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+      // the JVM waits up to 300 ms at exit for threads blocked in native reads: end the reader's read
+      link.close();
     }
     System.out.flush();
     Thread killer = new Thread(() -> {

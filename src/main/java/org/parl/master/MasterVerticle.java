@@ -11,6 +11,7 @@ import io.vertx.core.net.NetSocket;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.BadMessageException;
 import org.parl.cluster.ClusterInfo;
@@ -36,7 +37,7 @@ public final class MasterVerticle extends VerticleBase {
   /** A cold job JVM on a busy host can take seconds; a launch that takes longer has failed. */
   static final long LAUNCH_TIMEOUT_MS = 120_000;
 
-  private final ClusterInfo info;
+  private final Supplier<ClusterInfo> info;
   private final String host;
   private final int port;
   private final Map<String, ClientSession> clients = new HashMap<>();
@@ -44,7 +45,14 @@ public final class MasterVerticle extends VerticleBase {
   private MapPublisher clientsMap;
   private JsonArray runtimeJars = new JsonArray();
 
-  public MasterVerticle(ClusterInfo info, String host, int port) {
+  private volatile int actualPort;
+
+  /**
+   * @param info how to reach the cluster, known once every server of the master is bound (asked
+   *     for when a node says hello)
+   * @param port the gateway's port; 0 binds a free one (see {@link #port()})
+   */
+  public MasterVerticle(Supplier<ClusterInfo> info, String host, int port) {
     this.info = info;
     this.host = host;
     this.port = port;
@@ -56,25 +64,30 @@ public final class MasterVerticle extends VerticleBase {
     vertx.eventBus().<JsonObject>localConsumer(Addresses.JOB_EVENTS, m -> onJobEvent(m.body()));
     vertx.eventBus().<JsonObject>localConsumer(Addresses.WORKER_LOST,
         m -> launches.lost(m.body().getString("workerId"), m.body().getString("cause")));
-    Future<?> published = vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
-        .compose(m -> m.put(Addresses.CLUSTER_KEY, info.toJson().encode()));
     Future<?> hashed = vertx.executeBlocking(MasterVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
             .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true))
         .connectHandler(this::accept)
-        .listen();
-    return Future.all(published, hashed, listening);
+        .listen()
+        .onSuccess(server -> actualPort = server.actualPort());
+    return Future.all(hashed, listening);
   }
 
-  /** Hashes of the jars every job process has, so that clients do not ship them again. */
+  /** The gateway's port once started. */
+  public int port() {
+    return actualPort;
+  }
+
+  /** The jars every job process has (name, size, hash), so that clients do not ship them again. */
   private static JsonArray runtimeJars() throws java.io.IOException {
-    JsonArray hashes = new JsonArray();
+    JsonArray jars = new JsonArray();
     for (java.nio.file.Path p : ClassPaths.current()) {
       if (!java.nio.file.Files.isDirectory(p)) {
-        hashes.add(ClassPaths.hash(p));
+        jars.add(new JsonObject().put("name", p.getFileName().toString()).put("size", java.nio.file.Files.size(p))
+            .put("hash", ClassPaths.hash(p)));
       }
     }
-    return hashes;
+    return jars;
   }
 
   private void accept(NetSocket socket) {
@@ -107,9 +120,9 @@ public final class MasterVerticle extends VerticleBase {
   private void hello(ClientSession session, long id, JsonObject msg) {
     String role = Fields.string(msg, "role");
     switch (role) {
-      case "worker", "monitor" -> session.reply(id, info.toJson());
+      case "worker", "monitor" -> session.reply(id, info.get().toJson());
       case "status" -> jobCenter("snapshot", new JsonObject())
-          .onSuccess(s -> session.reply(id, info.toJson()
+          .onSuccess(s -> session.reply(id, info.get().toJson()
               .put("workers", s.getJsonArray("workers"))
               .put("jobs", s.getJsonArray("jobs").size())
               .put("waiting", s.getInteger("waiting"))
@@ -124,7 +137,7 @@ public final class MasterVerticle extends VerticleBase {
         clients.put(clientId, session);
         clientsMap.put(clientId, session::record);
         log.info("client {} connected: {} on {}", clientId, msg.getString("program", "?"), msg.getString("hostname", "?"));
-        session.reply(id, info.toJson().put("clientId", clientId).put("runtime", runtimeJars));
+        session.reply(id, info.get().toJson().put("clientId", clientId).put("runtime", runtimeJars));
       }
       default -> throw new BadMessageException("role must be client, worker, monitor or status, not " + role);
     }

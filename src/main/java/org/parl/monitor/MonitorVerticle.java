@@ -29,14 +29,19 @@ public final class MonitorVerticle extends VerticleBase {
   private EventStream events;
   private ClusterWatch watch;
 
+  private final boolean anyPortIfTaken;
+
   /**
    * @param host the address to bind and to put in links
    * @param port the port to listen on; 0 picks a free one (see {@link #url()})
+   * @param anyPortIfTaken whether a taken {@code port} (a default, not one the user chose) may be
+   *     replaced by a free one
    */
-  public MonitorVerticle(ClusterNode node, String host, int port) {
+  public MonitorVerticle(ClusterNode node, String host, int port, boolean anyPortIfTaken) {
     this.node = node;
     this.host = host;
     this.port = port;
+    this.anyPortIfTaken = anyPortIfTaken;
   }
 
   /** The monitor's URL once started. */
@@ -65,9 +70,11 @@ public final class MonitorVerticle extends VerticleBase {
     router.route("/*").handler(StaticHandler.create("webroot"));
 
     node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> poll()));
-    return vertx.createHttpServer()
-        .requestHandler(router)
-        .listen(port, host)
+    return vertx.createHttpServer().requestHandler(router).listen(port, host)
+        .recover(e -> anyPortIfTaken && port != 0
+            ? vertx.createHttpServer().requestHandler(router).listen(0, host)
+            : Future.failedFuture(new IllegalStateException("the monitor cannot listen on " + host + ":" + port
+                + " (" + e.getMessage() + "): choose another port", e)))
         .onSuccess(s -> {
           server = s;
           url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + s.actualPort();

@@ -28,6 +28,15 @@ public final class ClassPaths {
 
   private static final Map<String, String> HASHES = new ConcurrentHashMap<>();
   private static final long FIXED_TIME = 1_000_000_000_000L;
+  /** A class folder bigger than this is not code: refuse to pack it into memory. */
+  public static final long MAX_FOLDER_BYTES = 256L << 20;
+
+  /** A class folder too large to ship. */
+  public static final class TooLargeException extends IOException {
+    TooLargeException(String message) {
+      super(message);
+    }
+  }
 
   private ClassPaths() {}
 
@@ -84,6 +93,13 @@ public final class ClassPaths {
     List<Path> files;
     try (Stream<Path> s = Files.walk(dir)) {
       files = s.filter(Files::isRegularFile).sorted(Comparator.comparing(p -> dir.relativize(p).toString())).toList();
+    }
+    long total = 0;
+    for (Path f : files) {
+      total += Files.size(f);
+      if (total > MAX_FOLDER_BYTES) {
+        throw new TooLargeException("the class-path folder " + dir + " holds more than " + (MAX_FOLDER_BYTES >> 20) + " MiB");
+      }
     }
     try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
       for (Path f : files) {

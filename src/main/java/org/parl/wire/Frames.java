@@ -38,20 +38,32 @@ public final class Frames {
 
   private Frames() {}
 
-  /** One frame as read. */
-  public record Frame(byte type, long id, byte[] payload) {}
+  /**
+   * One frame as read. {@code payload} may be a reused buffer longer than the frame: only its
+   * first {@code length} bytes belong to it.
+   */
+  public record Frame(byte type, long id, byte[] payload, int length) {}
 
-  /** Reads one frame; throws {@link EOFException} at a clean end of stream. */
+  /** Reads one frame into a new array; throws {@link EOFException} at a clean end of stream. */
   public static Frame read(DataInputStream in) throws IOException {
+    return read(in, null);
+  }
+
+  /**
+   * Reads one frame into {@code reuse} when it is large enough, else into a new array (a server
+   * that handles one frame at a time saves allocating, and collecting, every payload).
+   */
+  public static Frame read(DataInputStream in, byte[] reuse) throws IOException {
     int length = in.readInt();
     if (length < 9 || length - 9 > MAX_PAYLOAD) {
       throw new IOException("bad frame length " + length);
     }
     byte type = in.readByte();
     long id = in.readLong();
-    byte[] payload = new byte[length - 9];
-    in.readFully(payload);
-    return new Frame(type, id, payload);
+    int n = length - 9;
+    byte[] payload = reuse != null && reuse.length >= n ? reuse : new byte[n];
+    in.readFully(payload, 0, n);
+    return new Frame(type, id, payload, n);
   }
 
   /**
@@ -90,7 +102,7 @@ public final class Frames {
     write(out, type, id, payload, payload.length);
   }
 
-  private static void header(byte[] b, byte type, long id, int length) {
+  static void header(byte[] b, byte type, long id, int length) {
     int l = length + 9;
     b[0] = (byte) (l >>> 24);
     b[1] = (byte) (l >>> 16);
@@ -120,23 +132,23 @@ public final class Frames {
     return out;
   }
 
-  /** The name of a {@link #named} payload. */
-  public static String name(byte[] payload) throws IOException {
-    int n = nameLength(payload);
+  /** The name of a {@link #named} payload of {@code length} bytes. */
+  public static String name(byte[] payload, int length) throws IOException {
+    int n = nameLength(payload, length);
     return new String(payload, 2, n, StandardCharsets.UTF_8);
   }
 
   /** Where the bytes after the name of a {@link #named} payload start. */
-  public static int restOffset(byte[] payload) throws IOException {
-    return 2 + nameLength(payload);
+  public static int restOffset(byte[] payload, int length) throws IOException {
+    return 2 + nameLength(payload, length);
   }
 
-  private static int nameLength(byte[] payload) throws IOException {
-    if (payload.length < 2) {
+  private static int nameLength(byte[] payload, int length) throws IOException {
+    if (length < 2) {
       throw new IOException("payload too short for a name");
     }
     int n = ((payload[0] & 0xFF) << 8) | (payload[1] & 0xFF);
-    if (2 + n > payload.length) {
+    if (2 + n > length) {
       throw new IOException("name length " + n + " runs past the payload");
     }
     return n;

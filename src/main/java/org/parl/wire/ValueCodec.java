@@ -3,26 +3,18 @@ package org.parl.wire;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 /**
  * Arguments and results on the data path: Jackson's binary Smile format, typed by the declared
@@ -44,12 +36,18 @@ public final class ValueCodec {
     mapper = new ObjectMapper(smile)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .registerModule(primitiveArrays());
+        .registerModule(PrimitiveArrays.module());
   }
 
   /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array. */
   public byte[] writeAll(Type[] types, Object[] values) throws IOException {
-    Buffer out = new Buffer(64);
+    Buffer out = new Buffer(sizeHint(values));
+    writeAll(types, values, out);
+    return out.bytes();
+  }
+
+  /** {@link #writeAll(Type[], Object[])} into a stream, such as a {@link FrameBuffer}. */
+  public void writeAll(Type[] types, Object[] values, java.io.OutputStream out) throws IOException {
     try (JsonGenerator g = mapper.createGenerator(out)) {
       g.writeStartArray();
       for (int i = 0; i < types.length; i++) {
@@ -57,13 +55,40 @@ public final class ValueCodec {
       }
       g.writeEndArray();
     }
-    return out.bytes();
+  }
+
+  /** About how many bytes {@code values} take encoded: exact enough for large arrays. */
+  public static int sizeHint(Object... values) {
+    long n = 64;
+    for (Object v : values) {
+      if (v != null && v.getClass().isArray() && v.getClass().getComponentType().isPrimitive()) {
+        n += 16 + (long) java.lang.reflect.Array.getLength(v) * width(v.getClass().getComponentType());
+      } else {
+        n += 32;
+      }
+    }
+    return (int) Math.min(n, Frames.MAX_PAYLOAD);
+  }
+
+  private static int width(Class<?> primitive) {
+    if (primitive == long.class || primitive == double.class) {
+      return 8;
+    }
+    if (primitive == int.class || primitive == float.class) {
+      return 4;
+    }
+    return primitive == short.class || primitive == char.class ? 2 : 1;
   }
 
   /** Decodes what {@link #writeAll} wrote, from {@code offset} on. */
   public Object[] readAll(Type[] types, byte[] data, int offset) throws IOException {
+    return readAll(types, data, offset, data.length);
+  }
+
+  /** Decodes what {@link #writeAll} wrote, between {@code offset} and {@code end}. */
+  public Object[] readAll(Type[] types, byte[] data, int offset, int end) throws IOException {
     Object[] values = new Object[types.length];
-    try (JsonParser p = mapper.createParser(data, offset, data.length - offset)) {
+    try (JsonParser p = mapper.createParser(data, offset, end - offset)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new IOException("expected an array of " + types.length + " value(s)");
       }
@@ -81,18 +106,28 @@ public final class ValueCodec {
   }
 
   public byte[] write(Type type, Object value) throws IOException {
-    Buffer out = new Buffer(32);
-    try (JsonGenerator g = mapper.createGenerator(out)) {
-      writer(type).writeValue(g, value);
-    }
+    Buffer out = new Buffer(sizeHint(value));
+    write(type, value, out);
     return out.bytes();
   }
 
+  /** {@link #write(Type, Object)} into a stream, such as a {@link FrameBuffer}. */
+  public void write(Type type, Object value, java.io.OutputStream out) throws IOException {
+    try (JsonGenerator g = mapper.createGenerator(out)) {
+      writer(type).writeValue(g, value);
+    }
+  }
+
   public Object read(Type type, byte[] data, int offset) throws IOException {
-    if (data.length == offset) {
+    return read(type, data, offset, data.length);
+  }
+
+  /** Decodes one value between {@code offset} and {@code end}; nothing there decodes as null. */
+  public Object read(Type type, byte[] data, int offset, int end) throws IOException {
+    if (end == offset) {
       return null;
     }
-    try (JsonParser p = mapper.createParser(data, offset, data.length - offset)) {
+    try (JsonParser p = mapper.createParser(data, offset, end - offset)) {
       p.nextToken();
       return reader(type).readValue(p);
     }
@@ -118,68 +153,5 @@ public final class ValueCodec {
     byte[] bytes() {
       return count == buf.length ? buf : toByteArray();
     }
-  }
-
-  private static SimpleModule primitiveArrays() {
-    SimpleModule m = new SimpleModule("parl-primitive-arrays");
-    add(m, float[].class, 4, a -> a.length, (bb, a) -> bb.asFloatBuffer().put(a), (bb, n) -> {
-      float[] a = new float[n];
-      bb.asFloatBuffer().get(a);
-      return a;
-    });
-    add(m, double[].class, 8, a -> a.length, (bb, a) -> bb.asDoubleBuffer().put(a), (bb, n) -> {
-      double[] a = new double[n];
-      bb.asDoubleBuffer().get(a);
-      return a;
-    });
-    add(m, int[].class, 4, a -> a.length, (bb, a) -> bb.asIntBuffer().put(a), (bb, n) -> {
-      int[] a = new int[n];
-      bb.asIntBuffer().get(a);
-      return a;
-    });
-    add(m, long[].class, 8, a -> a.length, (bb, a) -> bb.asLongBuffer().put(a), (bb, n) -> {
-      long[] a = new long[n];
-      bb.asLongBuffer().get(a);
-      return a;
-    });
-    add(m, short[].class, 2, a -> a.length, (bb, a) -> bb.asShortBuffer().put(a), (bb, n) -> {
-      short[] a = new short[n];
-      bb.asShortBuffer().get(a);
-      return a;
-    });
-    return m;
-  }
-
-  private interface Put<A> {
-    void put(ByteBuffer bb, A array);
-  }
-
-  private interface Get<A> {
-    A get(ByteBuffer bb, int n);
-  }
-
-  private static <A> void add(SimpleModule m, Class<A> type, int width, Function<A, Integer> length, Put<A> put, Get<A> get) {
-    m.addSerializer(type, new JsonSerializer<A>() {
-      @Override
-      public void serialize(A value, JsonGenerator g, SerializerProvider p) throws IOException {
-        byte[] bytes = new byte[length.apply(value) * width];
-        put.put(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), value);
-        g.writeBinary(bytes);
-      }
-    });
-    m.addDeserializer(type, new JsonDeserializer<A>() {
-      @Override
-      public A deserialize(JsonParser p, DeserializationContext ctx) throws IOException {
-        if (p.currentToken() != JsonToken.VALUE_EMBEDDED_OBJECT) {
-          return ctx.reportInputMismatch(type, "expected the binary form of a " + type.getSimpleName()
-              + ", got " + p.currentToken());
-        }
-        byte[] bytes = p.getBinaryValue();
-        if (bytes.length % width != 0) {
-          throw new IOException(type.getSimpleName() + " payload of " + bytes.length + " bytes is not a multiple of " + width);
-        }
-        return get.get(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), bytes.length / width);
-      }
-    });
   }
 }

@@ -18,6 +18,10 @@ import java.util.stream.Collectors;
  */
 final class JobLauncher {
 
+  /** Extra JVM options for every job process, from the worker's environment (profiling, GC logs). */
+  static final String OPTIONS_ENV = "PARL_JOB_JAVA_OPTS";
+  private static final List<String> EXTRA_OPTIONS = options(System.getenv(OPTIONS_ENV));
+
   /** Exit status of a JVM stopped by {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OOM_EXIT = 3;
 
@@ -40,11 +44,16 @@ final class JobLauncher {
     cmd.add(javaBinary);
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-Xms8m");
+    // grow the heap eagerly under load (large arrays would otherwise cost a full GC per call)
+    // while an idle job keeps a small one
+    cmd.add("-XX:MinHeapFreeRatio=50");
+    cmd.add("-XX:MaxHeapFreeRatio=90");
     cmd.add("-Xss512k");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
     if (job.memoryLimitMb > 0) {
       cmd.add("-Xmx" + heapMb(job.memoryLimitMb) + "m");
     }
+    cmd.addAll(EXTRA_OPTIONS);
     cmd.add("-cp");
     cmd.add(classpath);
     cmd.add("org.parl.job.JobMain");
@@ -59,6 +68,10 @@ final class JobLauncher {
     env.put("CUDA_VISIBLE_DEVICES", job.gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
     env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
     return pb.start();
+  }
+
+  private static List<String> options(String value) {
+    return value == null || value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
   }
 
   /** The heap gets most of the limit; the rest is left to metaspace, code and thread stacks. */
