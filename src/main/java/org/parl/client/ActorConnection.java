@@ -35,8 +35,14 @@ final class ActorConnection {
 
   /** Decodes a RESULT payload. */
   interface Decoder<R> {
-    R decode(byte[] payload) throws Exception;
+    /** Decodes the first {@code length} bytes of {@code payload}, which is reused afterwards. */
+    R decode(byte[] payload, int length) throws Exception;
   }
+
+  /** Buffers kept for reuse are dropped when larger than this. */
+  private static final int KEEP_AT_MOST = 16 << 20;
+  /** Per-thread frame buffers: a frame written by its own thread can reuse the same memory. */
+  private static final ThreadLocal<FrameBuffer> FRAMES = ThreadLocal.withInitial(() -> new FrameBuffer(4096));
 
   private record Pending(Promise<Object> promise, Decoder<?> decoder, Context context) {}
 
@@ -45,6 +51,8 @@ final class ActorConnection {
   private final OutputStream out;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+  /** Answers are read (under {@link #readLock}) into this buffer and decoded before the next read. */
+  private byte[] received = new byte[64 * 1024];
   /** Held by whoever reads answers: the reader thread, or a blocking caller reading its own. */
   private final ReentrantLock readLock = new ReentrantLock();
   private volatile ParlException lost;
@@ -99,6 +107,20 @@ final class ActorConnection {
     reader = new Thread(this::readLoop, "parl-actor-" + name);
     reader.setDaemon(true);
     reader.start();
+  }
+
+  /**
+   * A buffer to build a frame in: this thread's own when the frame will be written by this
+   * thread (so that large arguments do not allocate a new buffer per call), a fresh one when the
+   * write is handed to another thread (on an event loop).
+   */
+  static FrameBuffer frame(int sizeHint) {
+    if (Context.isOnEventLoopThread()) {
+      return new FrameBuffer(sizeHint);
+    }
+    FrameBuffer b = FRAMES.get();
+    b.reset(KEEP_AT_MOST);
+    return b;
   }
 
   /** Sends a request; the future completes with the decoded answer. */
@@ -209,18 +231,21 @@ final class ActorConnection {
 
   /** Reads one answer and completes its request. Called with {@link #readLock} held. */
   private void readOne() throws IOException {
-    Frames.Frame f = Frames.read(in);
+    Frames.Frame f = Frames.read(in, received);
+    if (f.payload() != received && f.payload().length <= KEEP_AT_MOST) {
+      received = f.payload();
+    }
     Pending p = pending.remove(f.id());
     if (p == null) {
       return;
     }
     if (f.type() == Frames.ERROR) {
-      complete(p, null, Errors.fromJob(new JsonObject(new String(f.payload(), java.nio.charset.StandardCharsets.UTF_8))));
+      complete(p, null, Errors.fromJob(new JsonObject(new String(f.payload(), 0, f.length(), java.nio.charset.StandardCharsets.UTF_8))));
       return;
     }
     Object value;
     try {
-      value = p.decoder().decode(f.payload());
+      value = p.decoder().decode(f.payload(), f.length());
     } catch (Exception e) {
       complete(p, null, new RemoteSerializationException("the answer cannot be deserialised: " + e.getMessage(), e));
       return;

@@ -173,7 +173,8 @@ public final class ParlClientImpl implements ParlClient {
       blobs.addAll(code.files);
       JsonArray hashes = new JsonArray();
       blobs.forEach(b -> hashes.add(b.hash()));
-      JsonObject hello = new JsonObject().put("token", job.getString("token")).put("clientId", id()).put("blobs", hashes);
+      JsonObject hello = new JsonObject().put("token", job.getString("token")).put("clientId", id())
+          .put("protocol", Frames.PROTOCOL).put("blobs", hashes);
       JsonObject answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), SETUP_MS),
           StandardCharsets.UTF_8));
       Set<Object> missing = new HashSet<>(answer.getJsonArray("missing", new JsonArray()).getList());

@@ -94,7 +94,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
       return Future.failedFuture(closedError());
     }
     MethodInfo info = methods.computeIfAbsent(m, k -> new MethodInfo(Signatures.of(k).getBytes(StandardCharsets.UTF_8), k));
-    FrameBuffer frame = new FrameBuffer(2 + info.signature().length + ValueCodec.sizeHint(args)).name(info.signature());
+    FrameBuffer frame = ActorConnection.frame(2 + info.signature().length + ValueCodec.sizeHint(args)).name(info.signature());
     try {
       codec.writeAll(m.getGenericParameterTypes(), args, frame);
     } catch (IOException | RuntimeException e) {
@@ -102,8 +102,8 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
           + Signatures.of(m) + " cannot be serialised: " + e.getMessage(), e));
     }
     ActorConnection.Decoder<R> decoder = m.getReturnType() == void.class
-        ? bytes -> null
-        : bytes -> (R) codec.read(m.getGenericReturnType(), bytes, 0);
+        ? (bytes, length) -> null
+        : (bytes, length) -> (R) codec.read(m.getGenericReturnType(), bytes, 0, length);
     return blocking ? conn.call(Frames.CALL, frame, decoder) : conn.send(Frames.CALL, frame, decoder);
   }
 
@@ -118,7 +118,8 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     if (closing != null) {
       return Future.failedFuture(closedError());
     }
-    return conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)), bytes -> (V) codec.read(type, bytes, 0));
+    return conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)),
+        (bytes, length) -> (V) codec.read(type, bytes, 0, length));
   }
 
   @Override
@@ -127,14 +128,14 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
       return Future.failedFuture(closedError());
     }
     byte[] name = field.getBytes(StandardCharsets.UTF_8);
-    FrameBuffer frame = new FrameBuffer(2 + name.length + ValueCodec.sizeHint(value)).name(name);
+    FrameBuffer frame = ActorConnection.frame(2 + name.length + ValueCodec.sizeHint(value)).name(name);
     try {
       codec.write(value == null ? Object.class : value.getClass(), value, frame);
     } catch (IOException | RuntimeException e) {
       return Future.failedFuture(new RemoteSerializationException("the value for field '" + field
           + "' cannot be serialised: " + e.getMessage(), e));
     }
-    return conn.send(Frames.SET, frame, bytes -> null);
+    return conn.send(Frames.SET, frame, (bytes, length) -> null);
   }
 
   @Override
@@ -174,7 +175,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   private Future<Void> closeConnection() {
     conn.closing();
-    return conn.send(Frames.CLOSE, FrameBuffer.empty(), bytes -> null)
+    return conn.send(Frames.CLOSE, FrameBuffer.empty(), (bytes, length) -> null)
         .otherwiseEmpty()
         .<Void>mapEmpty()
         .onComplete(ar -> conn.closeSocket());

@@ -23,6 +23,7 @@ final class ClientSession {
   static final java.util.concurrent.atomic.AtomicLong CALLS = new java.util.concurrent.atomic.AtomicLong();
 
   private final ActorHost host;
+  private final ClientInput buffered;
   private final DataInputStream in;
   private final OutputStream out;
   private final BlobStore blobs;
@@ -31,9 +32,10 @@ final class ClientSession {
   private final FrameBuffer reply = new FrameBuffer(64 * 1024);
   private static final int KEEP_AT_MOST = 64 << 20;
 
-  ClientSession(ActorHost host, BlobStore blobs, DataInputStream in, OutputStream out) {
+  ClientSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out) {
     this.host = host;
     this.blobs = blobs;
+    this.buffered = buffered;
     this.in = in;
     this.out = out;
   }
@@ -74,7 +76,7 @@ final class ClientSession {
           reply.write(error, 0, error.length);
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
-        reply.writeFrame(out, type, f.id(), in.available() == 0 || f.type() == Frames.CLOSE);
+        reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
         if (f.type() == Frames.CLOSE) {
           return;
         }

@@ -3,7 +3,6 @@ package org.parl.job;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,14 +99,15 @@ public final class JobMain {
         continue;
       }
       s.setTcpNoDelay(true);
-      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 64 * 1024));
+      ClientInput buffered = new ClientInput(s.getInputStream());
+      DataInputStream in = new DataInputStream(buffered);
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
       if (!authenticated(in, out)) {
         s.close();
         continue;
       }
       data.close();
-      new ClientSession(host, blobs, in, out).run();
+      new ClientSession(host, blobs, buffered, in, out).run();
       exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
     }
   }
@@ -116,13 +116,18 @@ public final class JobMain {
     try {
       Frames.Frame frame = Frames.read(in);
       Map<?, ?> hello = frame.type() == Frames.HELLO ? JSON.readValue(frame.payload(), Map.class) : Map.of();
-      if (hello.get("token") instanceof String offered
-          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8))) {
+      boolean tokenOk = hello.get("token") instanceof String offered
+          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+      String refusal = !tokenOk ? "wrong token: this job belongs to another client"
+          : !Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))
+              ? "this job speaks parl protocol " + Frames.PROTOCOL + " and the client " + hello.get("protocol")
+                  + ": use the same parl version on clients and workers"
+              : null;
+      if (refusal == null) {
         ClientSession.answerHello(hello, blobs, out, jobId, frame.id());
         return true;
       }
-      Frames.write(out, Frames.ERROR, frame.id(),
-          ErrorPayload.of(new CallFailure("invalid", "wrong token: this job belongs to another client")));
+      Frames.write(out, Frames.ERROR, frame.id(), ErrorPayload.of(new CallFailure("invalid", refusal)));
     } catch (EOFException e) {
       // a probe that closed at once
     } catch (IOException | RuntimeException e) {

@@ -67,6 +67,32 @@ public final class FrameBuffer extends OutputStream {
     }
   }
 
+  /** Where the next byte goes. */
+  public int position() {
+    return count;
+  }
+
+  /** Writes a big-endian int at an earlier position (a length known only afterwards). */
+  public void putInt(int at, int value) {
+    buf[at] = (byte) (value >>> 24);
+    buf[at + 1] = (byte) (value >>> 16);
+    buf[at + 2] = (byte) (value >>> 8);
+    buf[at + 3] = (byte) value;
+  }
+
+  /** Makes room for {@code n} bytes to be filled in place; returns where they start in {@link #array()}. */
+  public int extend(int n) {
+    ensure(n);
+    int at = count;
+    count += n;
+    return at;
+  }
+
+  /** The buffer itself, valid until the next write. */
+  public byte[] array() {
+    return buf;
+  }
+
   public int payloadLength() {
     return count - Frames.HEADER;
   }

@@ -21,6 +21,8 @@ import java.nio.charset.StandardCharsets;
 public final class Frames {
 
   public static final int HEADER = 13;
+  /** Version of this protocol, sent in HELLO: a client and a job of different versions refuse each other. */
+  public static final int PROTOCOL = 2;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
 

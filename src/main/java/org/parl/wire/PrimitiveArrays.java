@@ -11,166 +11,127 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * The compact form of primitive arrays ({@code float[]}, {@code double[]}, {@code int[]},
- * {@code long[]}, {@code short[]}) for {@link ValueCodec}: raw little-endian bytes instead of one
- * Smile number per element.
+ * {@code long[]}, {@code short[]}) for {@link ValueCodec}. In the Smile document an array is only
+ * {@code [length]}; its elements follow the document as raw little-endian bytes, written straight
+ * from the array into the frame and read straight from the frame into the new array: one copy
+ * each way, which matters for megabytes of floats.
  */
 final class PrimitiveArrays {
 
+  /** Attribute key under which the codec passes {@link Attachments} and {@link Cursor}. */
+  static final Object KEY = PrimitiveArrays.class;
+
   private PrimitiveArrays() {}
+
+  /** Copies {@code n} elements between a little-endian byte view and an array. */
+  interface Copy<A> {
+    void copy(ByteBuffer bytes, A array, int n);
+  }
+
+  /** One kind of primitive array. */
+  record Kind<A>(Class<A> type, int width, ToIntFunction<A> length, IntFunction<A> alloc, Copy<A> put, Copy<A> get) {}
+
+  /** The arrays met while writing one value, appended to the frame after its Smile document. */
+  static final class Attachments {
+    private final List<Object> arrays = new ArrayList<>();
+    private final List<Kind<?>> kinds = new ArrayList<>();
+
+    <A> void add(A array, Kind<A> kind) {
+      arrays.add(array);
+      kinds.add(kind);
+    }
+
+    @SuppressWarnings("unchecked")
+    void writeTo(FrameBuffer out) {
+      for (int i = 0; i < arrays.size(); i++) {
+        Kind<Object> k = (Kind<Object>) kinds.get(i);
+        Object a = arrays.get(i);
+        int n = k.length().applyAsInt(a);
+        int at = out.extend(n * k.width());
+        k.put().copy(ByteBuffer.wrap(out.array(), at, n * k.width()).slice().order(ByteOrder.LITTLE_ENDIAN), a, n);
+      }
+    }
+  }
+
+  /** Where the next array's bytes start in the frame being read. */
+  static final class Cursor {
+    private final byte[] data;
+    private int next;
+    private final int end;
+
+    Cursor(byte[] data, int start, int end) {
+      this.data = data;
+      this.next = start;
+      this.end = end;
+    }
+
+    ByteBuffer take(int bytes) throws IOException {
+      if (bytes < 0 || bytes > end - next) {
+        throw new IOException("an array of " + bytes + " bytes runs past the frame");
+      }
+      ByteBuffer b = ByteBuffer.wrap(data, next, bytes).slice().order(ByteOrder.LITTLE_ENDIAN);
+      next += bytes;
+      return b;
+    }
+
+    boolean atEnd() {
+      return next == end;
+    }
+  }
 
   static SimpleModule module() {
     SimpleModule m = new SimpleModule("parl-primitive-arrays");
-    add(m, float[].class, 4, a -> a.length, float[]::new,
-        (bb, a, at, n) -> bb.asFloatBuffer().put(a, at, n), (bb, a, at, n) -> bb.asFloatBuffer().get(a, at, n));
-    add(m, double[].class, 8, a -> a.length, double[]::new,
-        (bb, a, at, n) -> bb.asDoubleBuffer().put(a, at, n), (bb, a, at, n) -> bb.asDoubleBuffer().get(a, at, n));
-    add(m, int[].class, 4, a -> a.length, int[]::new,
-        (bb, a, at, n) -> bb.asIntBuffer().put(a, at, n), (bb, a, at, n) -> bb.asIntBuffer().get(a, at, n));
-    add(m, long[].class, 8, a -> a.length, long[]::new,
-        (bb, a, at, n) -> bb.asLongBuffer().put(a, at, n), (bb, a, at, n) -> bb.asLongBuffer().get(a, at, n));
-    add(m, short[].class, 2, a -> a.length, short[]::new,
-        (bb, a, at, n) -> bb.asShortBuffer().put(a, at, n), (bb, a, at, n) -> bb.asShortBuffer().get(a, at, n));
+    add(m, new Kind<>(float[].class, 4, a -> a.length, float[]::new,
+        (bb, a, n) -> bb.asFloatBuffer().put(a, 0, n), (bb, a, n) -> bb.asFloatBuffer().get(a, 0, n)));
+    add(m, new Kind<>(double[].class, 8, a -> a.length, double[]::new,
+        (bb, a, n) -> bb.asDoubleBuffer().put(a, 0, n), (bb, a, n) -> bb.asDoubleBuffer().get(a, 0, n)));
+    add(m, new Kind<>(int[].class, 4, a -> a.length, int[]::new,
+        (bb, a, n) -> bb.asIntBuffer().put(a, 0, n), (bb, a, n) -> bb.asIntBuffer().get(a, 0, n)));
+    add(m, new Kind<>(long[].class, 8, a -> a.length, long[]::new,
+        (bb, a, n) -> bb.asLongBuffer().put(a, 0, n), (bb, a, n) -> bb.asLongBuffer().get(a, 0, n)));
+    add(m, new Kind<>(short[].class, 2, a -> a.length, short[]::new,
+        (bb, a, n) -> bb.asShortBuffer().put(a, 0, n), (bb, a, n) -> bb.asShortBuffer().get(a, 0, n)));
     return m;
   }
 
-  /** Copies {@code n} elements between a little-endian byte view and the array, from index {@code at}. */
-  interface Copy<A> {
-    void copy(ByteBuffer bytes, A array, int at, int n);
-  }
-
-  /**
-   * A primitive array travels as {@code [length, raw little-endian bytes]}: the length lets the
-   * reader allocate the array first, and the bytes are streamed straight between the array and
-   * the frame, without an intermediate byte array on either side.
-   */
-  private static <A> void add(SimpleModule m, Class<A> type, int width, Function<A, Integer> length,
-      java.util.function.IntFunction<A> alloc, Copy<A> put, Copy<A> get) {
-    m.addSerializer(type, new JsonSerializer<A>() {
+  private static <A> void add(SimpleModule m, Kind<A> kind) {
+    String name = kind.type().getSimpleName();
+    m.addSerializer(kind.type(), new JsonSerializer<A>() {
       @Override
       public void serialize(A value, JsonGenerator g, SerializerProvider p) throws IOException {
-        int n = length.apply(value);
+        if (!(p.getAttribute(KEY) instanceof Attachments attachments)) {
+          throw new IOException(name + " values are written by ValueCodec only");
+        }
         g.writeStartArray();
-        g.writeNumber(n);
-        g.writeBinary(new ArrayInput<>(value, n, width, put), n * width);
+        g.writeNumber(kind.length().applyAsInt(value));
         g.writeEndArray();
+        attachments.add(value, kind);
       }
     });
-    m.addDeserializer(type, new JsonDeserializer<A>() {
+    m.addDeserializer(kind.type(), new JsonDeserializer<A>() {
       @Override
       public A deserialize(JsonParser p, DeserializationContext ctx) throws IOException {
+        if (!(ctx.getAttribute(KEY) instanceof Cursor cursor)) {
+          throw new IOException(name + " values are read by ValueCodec only");
+        }
         if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
-          return ctx.reportInputMismatch(type, "expected the [length, bytes] form of a " + type.getSimpleName());
+          return ctx.reportInputMismatch(kind.type(), "expected the [length] form of a " + name);
         }
         int n = p.getIntValue();
-        if (n < 0 || (long) n * width > Frames.MAX_PAYLOAD) {
-          return ctx.reportInputMismatch(type, "bad " + type.getSimpleName() + " length " + n);
+        if (p.nextToken() != JsonToken.END_ARRAY || n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
+          return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
         }
-        if (p.nextToken() != JsonToken.VALUE_EMBEDDED_OBJECT) {
-          return ctx.reportInputMismatch(type, "expected the bytes of a " + type.getSimpleName());
-        }
-        A array = alloc.apply(n);
-        ArrayOutput<A> out = new ArrayOutput<>(array, width, get);
-        int read = p.readBinaryValue(out);
-        if (read != n * width || p.nextToken() != JsonToken.END_ARRAY) {
-          return ctx.reportInputMismatch(type, type.getSimpleName() + " of " + n + " elements carried " + read + " bytes");
-        }
+        A array = kind.alloc().apply(n);
+        kind.get().copy(cursor.take(n * kind.width()), array, n);
         return array;
       }
     });
-  }
-
-  /** Produces the little-endian bytes of an array, a chunk at a time, into the generator's buffer. */
-  static final class ArrayInput<A> extends java.io.InputStream {
-    private final A array;
-    private final int n;
-    private final int width;
-    private final Copy<A> put;
-    private final byte[] split;
-    private int splitPos;
-    private int next;
-
-    ArrayInput(A array, int n, int width, Copy<A> put) {
-      this.array = array;
-      this.n = n;
-      this.width = width;
-      this.put = put;
-      this.split = new byte[width];
-      this.splitPos = width;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      int written = 0;
-      while (splitPos < width && written < len) {
-        b[off + written++] = split[splitPos++];
-      }
-      int elements = Math.min(n - next, (len - written) / width);
-      if (elements > 0) {
-        put.copy(ByteBuffer.wrap(b, off + written, elements * width).slice().order(ByteOrder.LITTLE_ENDIAN), array, next, elements);
-        next += elements;
-        written += elements * width;
-      }
-      if (written < len && next < n) {
-        // the room left is smaller than one element: hand out part of it now, the rest next time
-        put.copy(ByteBuffer.wrap(split).order(ByteOrder.LITTLE_ENDIAN), array, next++, 1);
-        splitPos = 0;
-        while (splitPos < width && written < len) {
-          b[off + written++] = split[splitPos++];
-        }
-      }
-      return written == 0 && len > 0 ? -1 : written;
-    }
-
-    @Override
-    public int read() {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-    }
-  }
-
-  /** Fills an array from little-endian bytes, whatever the chunking of the stream. */
-  static final class ArrayOutput<A> extends java.io.OutputStream {
-    private final A array;
-    private final int width;
-    private final Copy<A> get;
-    private final byte[] partial;
-    private int partialLength;
-    private int next;
-
-    ArrayOutput(A array, int width, Copy<A> get) {
-      this.array = array;
-      this.width = width;
-      this.get = get;
-      this.partial = new byte[width];
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      while (partialLength > 0 && len > 0) {
-        write(b[off++]);
-        len--;
-      }
-      int elements = len / width;
-      if (elements > 0) {
-        get.copy(ByteBuffer.wrap(b, off, elements * width).slice().order(ByteOrder.LITTLE_ENDIAN), array, next, elements);
-        next += elements;
-      }
-      for (int i = elements * width; i < len; i++) {
-        write(b[off + i]);
-      }
-    }
-
-    @Override
-    public void write(int b) {
-      partial[partialLength++] = (byte) b;
-      if (partialLength == width) {
-        get.copy(ByteBuffer.wrap(partial).order(ByteOrder.LITTLE_ENDIAN), array, next++, 1);
-        partialLength = 0;
-      }
-    }
   }
 }

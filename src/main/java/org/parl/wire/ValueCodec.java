@@ -4,24 +4,24 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Type;
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Arguments and results on the data path: Jackson's binary Smile format, typed by the declared
- * (generic) Java types on both ends, with primitive arrays carried as raw little-endian bytes
- * instead of one Smile number per element.
+ * (generic) Java types on both ends, with primitive arrays carried as raw little-endian bytes.
  *
- * <p>Thread-safe; readers and writers are cached per type.
+ * <p>An encoded value is {@code int32 smileLength | Smile document | array bytes}: the elements
+ * of primitive arrays follow the document (see {@link PrimitiveArrays}). Thread-safe; readers and
+ * writers are cached per type.
  */
 public final class ValueCodec {
 
@@ -39,21 +39,115 @@ public final class ValueCodec {
         .registerModule(PrimitiveArrays.module());
   }
 
-  /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array. */
-  public byte[] writeAll(Type[] types, Object[] values) throws IOException {
-    Buffer out = new Buffer(sizeHint(values));
-    writeAll(types, values, out);
-    return out.bytes();
-  }
-
-  /** {@link #writeAll(Type[], Object[])} into a stream, such as a {@link FrameBuffer}. */
-  public void writeAll(Type[] types, Object[] values, java.io.OutputStream out) throws IOException {
+  /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array, at the end of {@code out}. */
+  public void writeAll(Type[] types, Object[] values, FrameBuffer out) throws IOException {
+    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments();
+    int start = out.extend(4);
     try (JsonGenerator g = mapper.createGenerator(out)) {
       g.writeStartArray();
       for (int i = 0; i < types.length; i++) {
-        writer(types[i]).writeValue(g, values[i]);
+        writer(types[i]).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, values[i]);
       }
       g.writeEndArray();
+    }
+    finish(out, start, arrays);
+  }
+
+  /** Encodes one value as {@code type} at the end of {@code out}. */
+  public void write(Type type, Object value, FrameBuffer out) throws IOException {
+    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments();
+    int start = out.extend(4);
+    try (JsonGenerator g = mapper.createGenerator(out)) {
+      writer(type).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, value);
+    }
+    finish(out, start, arrays);
+  }
+
+  private static void finish(FrameBuffer out, int start, PrimitiveArrays.Attachments arrays) {
+    out.putInt(start, out.position() - start - 4);
+    arrays.writeTo(out);
+  }
+
+  /** {@link #writeAll(Type[], Object[], FrameBuffer)} as a byte array of its own. */
+  public byte[] writeAll(Type[] types, Object[] values) throws IOException {
+    FrameBuffer out = new FrameBuffer(sizeHint(values));
+    int from = out.position();
+    writeAll(types, values, out);
+    return Arrays.copyOfRange(out.array(), from, out.position());
+  }
+
+  /** {@link #write(Type, Object, FrameBuffer)} as a byte array of its own. */
+  public byte[] write(Type type, Object value) throws IOException {
+    FrameBuffer out = new FrameBuffer(sizeHint(value));
+    int from = out.position();
+    write(type, value, out);
+    return Arrays.copyOfRange(out.array(), from, out.position());
+  }
+
+  /** Decodes what {@link #writeAll} wrote, from {@code offset} to the end of {@code data}. */
+  public Object[] readAll(Type[] types, byte[] data, int offset) throws IOException {
+    return readAll(types, data, offset, data.length);
+  }
+
+  /** Decodes what {@link #writeAll} wrote, between {@code offset} and {@code end}. */
+  public Object[] readAll(Type[] types, byte[] data, int offset, int end) throws IOException {
+    int smile = smileLength(data, offset, end);
+    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end);
+    Object[] values = new Object[types.length];
+    try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
+        throw new IOException("expected an array of " + types.length + " value(s)");
+      }
+      for (int i = 0; i < types.length; i++) {
+        if (p.nextToken() == JsonToken.END_ARRAY) {
+          throw new IOException("expected " + types.length + " value(s), got " + i);
+        }
+        values[i] = reader(types[i]).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
+      }
+      if (p.nextToken() != JsonToken.END_ARRAY) {
+        throw new IOException("more than the expected " + types.length + " value(s)");
+      }
+    }
+    requireEnd(arrays);
+    return values;
+  }
+
+  /** Decodes one value from {@code offset} to the end of {@code data}. */
+  public Object read(Type type, byte[] data, int offset) throws IOException {
+    return read(type, data, offset, data.length);
+  }
+
+  /** Decodes one value between {@code offset} and {@code end}; nothing there decodes as null. */
+  public Object read(Type type, byte[] data, int offset, int end) throws IOException {
+    if (end == offset) {
+      return null;
+    }
+    int smile = smileLength(data, offset, end);
+    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end);
+    Object value;
+    try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
+      p.nextToken();
+      value = reader(type).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
+    }
+    requireEnd(arrays);
+    return value;
+  }
+
+  private static int smileLength(byte[] data, int offset, int end) throws IOException {
+    if (end - offset < 4) {
+      throw new IOException("an encoded value needs at least 4 bytes, got " + (end - offset));
+    }
+    int n = ((data[offset] & 0xFF) << 24) | ((data[offset + 1] & 0xFF) << 16) | ((data[offset + 2] & 0xFF) << 8)
+        | (data[offset + 3] & 0xFF);
+    if (n < 0 || n > end - offset - 4) {
+      throw new IOException("an encoded value announces " + n + " bytes but has " + (end - offset - 4));
+    }
+    return n;
+  }
+
+  private static void requireEnd(PrimitiveArrays.Cursor arrays) throws IOException {
+    if (!arrays.atEnd()) {
+      throw new IOException("bytes are left over after the value");
     }
   }
 
@@ -80,78 +174,11 @@ public final class ValueCodec {
     return primitive == short.class || primitive == char.class ? 2 : 1;
   }
 
-  /** Decodes what {@link #writeAll} wrote, from {@code offset} on. */
-  public Object[] readAll(Type[] types, byte[] data, int offset) throws IOException {
-    return readAll(types, data, offset, data.length);
-  }
-
-  /** Decodes what {@link #writeAll} wrote, between {@code offset} and {@code end}. */
-  public Object[] readAll(Type[] types, byte[] data, int offset, int end) throws IOException {
-    Object[] values = new Object[types.length];
-    try (JsonParser p = mapper.createParser(data, offset, end - offset)) {
-      if (p.nextToken() != JsonToken.START_ARRAY) {
-        throw new IOException("expected an array of " + types.length + " value(s)");
-      }
-      for (int i = 0; i < types.length; i++) {
-        if (p.nextToken() == JsonToken.END_ARRAY) {
-          throw new IOException("expected " + types.length + " value(s), got " + i);
-        }
-        values[i] = reader(types[i]).readValue(p);
-      }
-      if (p.nextToken() != JsonToken.END_ARRAY) {
-        throw new IOException("more than the expected " + types.length + " value(s)");
-      }
-    }
-    return values;
-  }
-
-  public byte[] write(Type type, Object value) throws IOException {
-    Buffer out = new Buffer(sizeHint(value));
-    write(type, value, out);
-    return out.bytes();
-  }
-
-  /** {@link #write(Type, Object)} into a stream, such as a {@link FrameBuffer}. */
-  public void write(Type type, Object value, java.io.OutputStream out) throws IOException {
-    try (JsonGenerator g = mapper.createGenerator(out)) {
-      writer(type).writeValue(g, value);
-    }
-  }
-
-  public Object read(Type type, byte[] data, int offset) throws IOException {
-    return read(type, data, offset, data.length);
-  }
-
-  /** Decodes one value between {@code offset} and {@code end}; nothing there decodes as null. */
-  public Object read(Type type, byte[] data, int offset, int end) throws IOException {
-    if (end == offset) {
-      return null;
-    }
-    try (JsonParser p = mapper.createParser(data, offset, end - offset)) {
-      p.nextToken();
-      return reader(type).readValue(p);
-    }
-  }
-
   private ObjectWriter writer(Type type) {
     return writers.computeIfAbsent(type, t -> mapper.writerFor(mapper.constructType(t)));
   }
 
   private ObjectReader reader(Type type) {
-    return readers.computeIfAbsent(type, t -> {
-      JavaType jt = mapper.constructType(t);
-      return mapper.readerFor(jt);
-    });
-  }
-
-  /** A growable byte buffer whose content can be taken without a copy when exactly full. */
-  private static final class Buffer extends ByteArrayOutputStream {
-    Buffer(int size) {
-      super(size);
-    }
-
-    byte[] bytes() {
-      return count == buf.length ? buf : toByteArray();
-    }
+    return readers.computeIfAbsent(type, t -> mapper.readerFor(mapper.constructType(t)));
   }
 }

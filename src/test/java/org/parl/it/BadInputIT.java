@@ -134,7 +134,16 @@ class BadInputIT {
       }
       try (Socket s = new Socket(host, port)) {
         s.setSoTimeout(10_000);
-        byte[] hello = new JsonObject().put("token", job.getString("token")).encode().getBytes(StandardCharsets.UTF_8);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        byte[] oldClient = new JsonObject().put("token", job.getString("token")).put("protocol", 1).encode()
+            .getBytes(StandardCharsets.UTF_8);
+        Frames.write(s.getOutputStream(), Frames.HELLO, 1, oldClient);
+        assertTrue(new String(Frames.read(in).payload(), StandardCharsets.UTF_8).contains("use the same parl version"));
+      }
+      try (Socket s = new Socket(host, port)) {
+        s.setSoTimeout(10_000);
+        byte[] hello = new JsonObject().put("token", job.getString("token")).put("protocol", Frames.PROTOCOL).encode()
+            .getBytes(StandardCharsets.UTF_8);
         DataInputStream in = new DataInputStream(s.getInputStream());
         Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
         assertEquals(Frames.RESULT, Frames.read(in).type(), "the right token is accepted after the bad attempts");

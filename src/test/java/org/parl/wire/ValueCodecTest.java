@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,13 +44,13 @@ class ValueCodecTest {
     }
     Type[] types = {String.class, float[].class, double[].class, long[].class, int[].class, short[].class};
     Object[] values = {"x", f, d, l, i, s};
-    FrameBuffer frame = new FrameBuffer(ValueCodec.sizeHint(values));
+    FrameBuffer frame = new FrameBuffer(ValueCodec.sizeHint(values)).name("m".getBytes());
     codec.writeAll(types, values, frame);
-    byte[] payload = new byte[frame.payloadLength()];
     java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
     frame.writeFrame(sink, Frames.RESULT, 1, true);
-    System.arraycopy(sink.toByteArray(), Frames.HEADER, payload, 0, payload.length);
-    Object[] back = codec.readAll(types, payload, 0);
+    Frames.Frame read = Frames.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(sink.toByteArray())));
+    byte[] payload = read.payload();
+    Object[] back = codec.readAll(types, payload, Frames.restOffset(payload, read.length()), read.length());
     assertArrayEquals(f, (float[]) back[1]);
     assertArrayEquals(d, (double[]) back[2]);
     assertArrayEquals(l, (long[]) back[3]);
@@ -83,27 +81,13 @@ class ValueCodecTest {
   }
 
   @Test
-  void arrayStreamsHandleAnyChunking() {
-    double[] d = {1.5, -2.25, 3e300};
-    byte[] expected = new byte[24];
-    ByteBuffer.wrap(expected).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(d);
-    PrimitiveArrays.ArrayInput<double[]> in = new PrimitiveArrays.ArrayInput<>(d, 3, 8,
-        (bb, a, at, n) -> bb.asDoubleBuffer().put(a, at, n));
-    byte[] out = new byte[24];
-    int pos = 0;
-    for (int chunk : new int[] {3, 5, 1, 7, 8}) {
-      int got = in.read(out, pos, Math.min(chunk, 24 - pos));
-      pos += Math.max(got, 0);
-    }
-    assertEquals(24, pos);
-    assertArrayEquals(expected, out);
-    assertEquals(-1, in.read(new byte[4], 0, 4));
-    double[] back = new double[3];
-    PrimitiveArrays.ArrayOutput<double[]> sink = new PrimitiveArrays.ArrayOutput<>(back, 8,
-        (bb, a, at, n) -> bb.asDoubleBuffer().get(a, at, n));
-    sink.write(expected, 0, 5);
-    sink.write(expected, 5, 13);
-    sink.write(expected, 18, 6);
-    assertArrayEquals(d, back);
+  void arraysThatRunPastTheFrameAreRefused() throws IOException {
+    byte[] good = codec.write(float[].class, new float[] {1, 2, 3});
+    assertArrayEquals(new float[] {1, 2, 3}, (float[]) codec.read(float[].class, good, 0));
+    byte[] cut = java.util.Arrays.copyOf(good, good.length - 4);
+    assertThrows(IOException.class, () -> codec.read(float[].class, cut, 0), "one element missing");
+    byte[] longer = java.util.Arrays.copyOf(good, good.length + 4);
+    assertThrows(IOException.class, () -> codec.read(float[].class, longer, 0), "bytes left over");
+    assertThrows(IOException.class, () -> codec.read(int.class, new byte[] {0, 0, 0, 9, 1}, 0), "a lying length");
   }
 }
