@@ -54,7 +54,7 @@ final class MasterNode implements AutoCloseable {
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      MasterVerticle gateway = new MasterVerticle(info::get, s.host(), gatewayPort);
+      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), gatewayPort);
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);

@@ -29,6 +29,7 @@ final class ActorHost {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_FILE_NAME = 1024;
+  private static final int WARM_UP_ROUNDS = 100;
 
   private final ValueCodec codec = new ValueCodec();
   private final BlobStore blobs;
@@ -44,20 +45,31 @@ final class ActorHost {
   }
 
   /**
-   * Runs the codec once over common types while the process waits for an actor, so that the
-   * actor's first calls do not pay for loading Jackson's serializers.
+   * Runs what serving a client involves (the codec over common types, a HELLO with a class path's
+   * worth of blobs, a class loader, an error) while the process waits for an actor, often enough
+   * for the JIT to compile it: the actor's creation and first calls then run compiled code.
    */
-  void warmUp() {
+  void warmUp(BlobStore blobs) {
     try {
       java.lang.reflect.Type[] types = {int.class, String.class, float[].class, List.class, Map.class};
       Object[] values = {1, "x", new float[] {1f}, List.of(1L), Map.of("k", 2.0)};
-      codec.readAll(types, codec.writeAll(types, values), 0);
-      // what a create does before the actor's own code runs: JSON header, a class loader, an error
-      Map<?, ?> header = JSON.readValue(JSON.writeValueAsBytes(Map.of("api", "x", "code", List.of("h"))), Map.class);
-      try (URLClassLoader l = new URLClassLoader("warm-up", new URL[0], ActorHost.class.getClassLoader())) {
+      List<String> hashes = new java.util.ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        hashes.add(String.format("%064x", i));
+      }
+      byte[] hello = JSON.writeValueAsBytes(Map.of("token", "t", "protocol", Frames.PROTOCOL, "blobs", hashes));
+      URL[] urls = new URL[hashes.size()];
+      for (int i = 0; i < urls.length; i++) {
+        urls[i] = blobs.path(hashes.get(i)).toUri().toURL();
+      }
+      for (int i = 0; i < WARM_UP_ROUNDS; i++) {
+        codec.readAll(types, codec.writeAll(types, values), 0);
+        ClientSession.answerHello(JSON.readValue(hello, Map.class), blobs, java.io.OutputStream.nullOutputStream(), "warm-up", i);
+        ErrorPayload.of(new CallFailure("invalid", "warm-up " + i, new IllegalStateException()));
+      }
+      try (URLClassLoader l = new URLClassLoader("warm-up", urls, ActorHost.class.getClassLoader())) {
         Class.forName(ActorHost.class.getName(), false, l);
       }
-      ErrorPayload.of(new CallFailure("invalid", "warm-up " + header.size(), new IllegalStateException()));
     } catch (IOException | ClassNotFoundException e) {
       JobMain.log("warm-up failed: " + e.getMessage());
     }

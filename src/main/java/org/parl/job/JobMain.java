@@ -25,7 +25,8 @@ import org.parl.wire.Frames;
  * port, tells its worker (port and a one-time token), and serves exactly one client that presents
  * the token. It ends when that client closes the actor or goes away, or when its worker goes away.
  *
- * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR}.
+ * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]},
+ * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
  */
 public final class JobMain {
 
@@ -52,6 +53,10 @@ public final class JobMain {
   }
 
   public static void main(String[] args) {
+    if (args.length == 2 && args[0].equals("--train")) {
+      train(Path.of(args[1]));
+      return;
+    }
     try {
       Map<String, String> a = JobArgs.parse(args);
       String[] worker = a.get("worker").split(":");
@@ -62,7 +67,9 @@ public final class JobMain {
       new SecureRandom().nextBytes(t);
       String token = HexFormat.of().formatHex(t);
       JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
-      job.host.warmUp();
+      if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
+        job.host.warmUp(job.blobs);
+      }
       link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
       link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,
@@ -70,6 +77,20 @@ public final class JobMain {
       job.serve();
     } catch (Throwable e) {
       exit(1, "failed to start: " + e);
+    }
+  }
+
+  /**
+   * A training run for the class-data archive of job processes: loads what serving an actor
+   * loads, then exits so that the JVM (started with {@code -XX:ArchiveClassesAtExit}) dumps it.
+   */
+  private static void train(Path blobs) {
+    try {
+      new ActorHost(new BlobStore(blobs), Path.of("").toAbsolutePath()).warmUp(new BlobStore(blobs));
+      System.exit(0);
+    } catch (Throwable e) {
+      System.err.println("training failed: " + e);
+      System.exit(1);
     }
   }
 

@@ -151,7 +151,7 @@ public final class JobCenterVerticle extends VerticleBase {
     jobsMap.put(job.jobId(), job::toJson);
     publishWorker(job.workerId());
     JsonObject reply = job.toJson();
-    center.worker(job.workerId()).ifPresent(w -> reply.put("host", w.host()));
+    center.worker(job.workerId()).ifPresent(w -> reply.put("host", w.host()).put("workerNodeId", w.nodeId()));
     return reply;
   }
 

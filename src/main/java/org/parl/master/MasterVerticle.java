@@ -38,6 +38,8 @@ public final class MasterVerticle extends VerticleBase {
   static final long LAUNCH_TIMEOUT_MS = 120_000;
 
   private final Supplier<ClusterInfo> info;
+  /** This member's node id: requests to verticles in this same process skip the cluster lookup. */
+  private final String nodeId;
   private final String host;
   private final int port;
   private final Map<String, ClientSession> clients = new HashMap<>();
@@ -52,8 +54,9 @@ public final class MasterVerticle extends VerticleBase {
    *     for when a node says hello)
    * @param port the gateway's port; 0 binds a free one (see {@link #port()})
    */
-  public MasterVerticle(Supplier<ClusterInfo> info, String host, int port) {
+  public MasterVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port) {
     this.info = info;
+    this.nodeId = nodeId;
     this.host = host;
     this.port = port;
   }
@@ -165,7 +168,8 @@ public final class MasterVerticle extends VerticleBase {
 
   private Future<JsonObject> launch(JsonObject job) {
     String workerId = job.getString("workerId");
-    DeliveryOptions opts = new DeliveryOptions().addHeader("op", "launch").setSendTimeout(LAUNCH_TIMEOUT_MS);
+    DeliveryOptions opts = new DeliveryOptions().addHeader("op", "launch").setSendTimeout(LAUNCH_TIMEOUT_MS)
+        .setLocalOnly(nodeId.equals(job.getString("workerNodeId")));
     Future<JsonObject> launched = vertx.eventBus().<JsonObject>request(Addresses.worker(workerId), job, opts)
         .map(Message::body);
     return launches.track(workerId, launched).map(endpoint -> job.copy().mergeIn(endpoint));
@@ -223,7 +227,7 @@ public final class MasterVerticle extends VerticleBase {
 
   private Future<JsonObject> jobCenter(String op, JsonObject body) {
     return vertx.eventBus()
-        .<JsonObject>request(Addresses.JOB_CENTER, body, new DeliveryOptions().addHeader("op", op)
+        .<JsonObject>request(Addresses.JOB_CENTER, body, new DeliveryOptions().addHeader("op", op).setLocalOnly(true)
             .setSendTimeout(body.getLong("timeoutMs", 0L) + 30_000))
         .map(Message::body);
   }

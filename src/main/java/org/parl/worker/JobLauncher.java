@@ -30,11 +30,19 @@ final class JobLauncher {
   private final String host;
   private final Path blobs;
 
+  private final JobArchive archive;
+
   JobLauncher(String host, Path blobs) {
     this.javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     this.classpath = System.getProperty("java.class.path");
     this.host = host;
     this.blobs = blobs;
+    this.archive = new JobArchive(blobs.resolveSibling("cds"), javaBinary, classpath);
+  }
+
+  /** Makes the class-data archive of job processes if the host has none yet (blocking). */
+  void prepareArchive() {
+    archive.prepare(javaBinary, classpath, blobs);
   }
 
   Process start(JobProcess job, int controlPort) throws IOException {
@@ -53,12 +61,13 @@ final class JobLauncher {
     if (job.memoryLimitMb > 0) {
       cmd.add("-Xmx" + heapMb(job.memoryLimitMb) + "m");
     }
+    cmd.addAll(archive.options());
     cmd.addAll(EXTRA_OPTIONS);
     cmd.add("-cp");
     cmd.add(classpath);
     cmd.add("org.parl.job.JobMain");
     cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
-        "--blobs", blobs.toString()));
+        "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp)));
     ProcessBuilder pb = new ProcessBuilder(cmd)
         .directory(job.workDir.toFile())
         .redirectErrorStream(true)

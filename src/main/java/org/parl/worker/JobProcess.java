@@ -19,6 +19,8 @@ final class JobProcess {
   final String slot;
   final List<Integer> gpus;
   final int memoryLimitMb;
+  /** Whether the process warms its code up before it is ready (warm pool), or is needed at once. */
+  final boolean warmUp;
   final Path log;
   final Path workDir;
   final long startedAt = System.currentTimeMillis();
@@ -39,10 +41,11 @@ final class JobProcess {
   String endCause;
   Long endedAt;
 
-  JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, Path log, Path workDir) {
+  JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir) {
     this.slot = slot;
     this.gpus = List.copyOf(gpus);
     this.memoryLimitMb = memoryLimitMb;
+    this.warmUp = warmUp;
     this.log = log;
     this.workDir = workDir;
   }

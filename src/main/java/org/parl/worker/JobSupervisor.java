@@ -64,6 +64,10 @@ final class JobSupervisor {
   }
 
   Future<Void> start() {
+    vertx.executeBlocking(() -> {
+      launcher.prepareArchive();
+      return null;
+    });
     vertx.setPeriodic(PING_MS, t -> ping());
     vertx.setPeriodic(MEMORY_CHECK_MS, t -> checkMemory());
     return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true))
@@ -79,10 +83,14 @@ final class JobSupervisor {
     return stopping;
   }
 
-  /** Starts a process; the future completes when it is ready to take an actor. */
-  JobProcess spawn(List<Integer> gpus, int memoryLimitMb) {
+  /**
+   * Starts a process; its {@code ready} future completes when it can take an actor.
+   *
+   * @param warmUp true for a warm-pool process, which compiles its code paths before it is ready
+   */
+  JobProcess spawn(List<Integer> gpus, int memoryLimitMb, boolean warmUp) {
     String slot = settings.workerId().substring(2) + "-" + (++seq);
-    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb,
+    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp,
         settings.workDir().resolve("logs").resolve(slot + ".log"), settings.workDir().resolve("jobs").resolve(slot));
     live.put(slot, p);
     vertx.executeBlocking(() -> launcher.start(p, controlPort)).onComplete(ar -> {

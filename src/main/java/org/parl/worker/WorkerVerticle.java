@@ -32,6 +32,7 @@ public final class WorkerVerticle extends VerticleBase {
   private static final long REGISTER_RETRY_MS = 200;
   private static final long REGISTER_DEADLINE_MS = 20_000;
   static final long STATS_MS = 2_000;
+  static final long WARM_REFILL_DELAY_MS = 300;
 
   private final ClusterNode node;
   private final WorkerSettings settings;
@@ -100,10 +101,12 @@ public final class WorkerVerticle extends VerticleBase {
       return Failure.INVALID.future("worker " + settings.workerId() + " does not lend GPU(s) " + gpus);
     }
     JobProcess p = memoryLimitMb == 0 && gpus.size() <= 1
-        ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0))
-        : jobs.spawn(gpus, memoryLimitMb);
+        ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
+        : jobs.spawn(gpus, memoryLimitMb, false);
     jobs.reserve(p, job);
-    topUpWarm();
+    // start the replacement a moment later: a JVM start takes both cores of a small host, and
+    // the client is still setting its new actor up
+    vertx.setTimer(WARM_REFILL_DELAY_MS, t -> topUpWarm());
     return p.ready.future().map(ready -> {
       jobs.assign(ready);
       return new JsonObject()
@@ -172,7 +175,7 @@ public final class WorkerVerticle extends VerticleBase {
       return;
     }
     warming = true;
-    jobs.spawn(next, 0).ready.future().onComplete(ar -> {
+    jobs.spawn(next, 0, true).ready.future().onComplete(ar -> {
       warming = false;
       if (jobs.stopping()) {
         return;
