@@ -29,7 +29,7 @@ final class ActorHost {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_FILE_NAME = 1024;
-  private static final int WARM_UP_ROUNDS = 100;
+  private static final int WARM_UP_ROUNDS = 40;
 
   private final ValueCodec codec = new ValueCodec();
   private final BlobStore blobs;

@@ -104,9 +104,13 @@ public final class WorkerVerticle extends VerticleBase {
         ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
         : jobs.spawn(gpus, memoryLimitMb, false);
     jobs.reserve(p, job);
-    // start the replacement a moment later: a JVM start takes both cores of a small host, and
-    // the client is still setting its new actor up
-    vertx.setTimer(WARM_REFILL_DELAY_MS, t -> topUpWarm());
+    // while other warm processes are ready, start the replacement a moment later: a JVM start
+    // takes both cores of a small host, and the client is still setting its new actor up
+    if (jobs.warm(gpus).isPresent()) {
+      vertx.setTimer(WARM_REFILL_DELAY_MS, t -> topUpWarm());
+    } else {
+      topUpWarm();
+    }
     return p.ready.future().map(ready -> {
       jobs.assign(ready);
       return new JsonObject()
