@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.parl.Parl;
+import org.parl.cli.NodeJvm;
 
 /**
  * Command lines of the JVMs the benchmark starts, from the same Java and the same parl jar as the
@@ -13,13 +14,7 @@ import org.parl.Parl;
  */
 final class JavaCommand {
 
-  private static final List<String> NODE_FLAGS = List.of(
-      "--add-modules", "java.se",
-      "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+  private static final List<String> NODE_FLAGS = NodeJvm.HAZELCAST_FLAGS;
 
   private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
   private final Path jar;

@@ -137,13 +137,7 @@ final class ActorConnection {
     Future<R> answer = send(type, payload, decoder, true);
     if (!answer.isComplete() && readLock.tryLock()) {
       try {
-        while (!answer.isComplete() && lost == null) {
-          readOne();
-        }
-      } catch (IOException e) {
-        broken(e);
-      } catch (RuntimeException e) {
-        broken(e);
+        readWhile(() -> !answer.isComplete());
       } finally {
         readLock.unlock();
       }
@@ -213,19 +207,24 @@ final class ActorConnection {
       }
       readLock.lock();
       try {
-        while (!pending.isEmpty() && lost == null) {
-          readOne();
-        }
-      } catch (IOException e) {
-        broken(e);
-      } catch (RuntimeException e) {
-        broken(e);
+        readWhile(() -> !pending.isEmpty());
       } finally {
         readLock.unlock();
       }
     }
     if (offLoopWriter != null) {
       offLoopWriter.shutdown();
+    }
+  }
+
+  /** Reads answers while {@code more} holds and the connection lives. Called with {@link #readLock} held. */
+  private void readWhile(java.util.function.BooleanSupplier more) {
+    try {
+      while (more.getAsBoolean() && lost == null) {
+        readOne();
+      }
+    } catch (IOException | RuntimeException e) {
+      broken(e);
     }
   }
 

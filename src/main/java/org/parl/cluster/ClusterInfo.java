@@ -34,7 +34,4 @@ public record ClusterInfo(
         .put("monitorUrl", monitorUrl);
   }
 
-  public ClusterInfo withMonitorUrl(String url) {
-    return new ClusterInfo(address, clusterName, hazelcast, type, maxGpusPerActor, url);
-  }
 }

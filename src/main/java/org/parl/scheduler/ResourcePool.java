@@ -137,14 +137,6 @@ public final class ResourcePool {
     return gpusOk && cpusOk;
   }
 
-  public Optional<Allocation> allocation(String jobId) {
-    return Optional.ofNullable(allocations.get(jobId));
-  }
-
-  public boolean hasWorker(String workerId) {
-    return workers.containsKey(workerId);
-  }
-
   public int workerCount() {
     return workers.size();
   }

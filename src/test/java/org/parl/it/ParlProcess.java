@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.parl.cli.NodeJvm;
 
 /**
  * A {@code parl} command run as a real process from the packaged jar, the way {@code bin/parl}
@@ -23,13 +24,7 @@ import java.util.regex.Pattern;
  */
 public final class ParlProcess implements AutoCloseable {
 
-  private static final List<String> NODE_FLAGS = List.of(
-      "--add-modules", "java.se",
-      "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-      "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+  private static final List<String> NODE_FLAGS = NodeJvm.HAZELCAST_FLAGS;
 
   private final Process process;
   private final List<String> lines = new ArrayList<>();
