@@ -1,6 +1,5 @@
 package org.parl.cli;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterType;
@@ -48,9 +47,8 @@ public final class MasterCommand implements Callable<Integer> {
       description = "Most GPUs one actor may ask for (default: ${DEFAULT-VALUE}).")
   int maxGpusPerActor;
 
-  @Option(names = "--hazelcast-config", paramLabel = "FILE",
-      description = "Hazelcast settings to use instead of config/parl-hazelcast.xml.")
-  Path hazelcastConfig;
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
 
   @Mixin
   GpuOptions gpuOptions;
@@ -69,7 +67,7 @@ public final class MasterCommand implements Callable<Integer> {
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
     MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
-        maxGpusPerActor, hazelcastConfig));
+        maxGpusPerActor, hazelcastConfig.file));
     Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
     System.out.println(master.readyLine());
     System.out.println("monitor: " + master.info.monitorUrl());

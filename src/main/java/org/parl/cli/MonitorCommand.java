@@ -1,6 +1,5 @@
 package org.parl.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
@@ -35,9 +34,8 @@ public final class MonitorCommand implements Callable<Integer> {
   @Mixin
   HostOption host;
 
-  @Option(names = "--hazelcast-config", paramLabel = "FILE",
-      description = "Hazelcast settings to use instead of config/parl-hazelcast.xml.")
-  Path hazelcastConfig;
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
 
   @Override
   public Integer call() {
@@ -54,7 +52,7 @@ public final class MonitorCommand implements Callable<Integer> {
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
     int webPort = port != null ? Ports.claim(bindHost, port, "--port") : master.port() + 101;
     ClusterNode node = Nodes.start(
-        HazelcastSettings.build(hazelcastConfig, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
+        HazelcastSettings.build(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
     Foreground foreground = new Foreground(node, () -> {});
     if (!node.hasMember("master")) {
       throw new CliFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master

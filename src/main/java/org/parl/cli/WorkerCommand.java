@@ -1,6 +1,5 @@
 package org.parl.cli;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
@@ -42,9 +41,8 @@ public final class WorkerCommand implements Callable<Integer> {
   @Mixin
   HostOption host;
 
-  @Option(names = "--hazelcast-config", paramLabel = "FILE",
-      description = "Hazelcast settings to use instead of config/parl-hazelcast.xml.")
-  Path hazelcastConfig;
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
 
   @Mixin
   GpuOptions gpuOptions;
@@ -71,7 +69,7 @@ public final class WorkerCommand implements Callable<Integer> {
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker"));
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
-        HazelcastSettings.build(hazelcastConfig, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
+        HazelcastSettings.build(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
     Foreground foreground = new Foreground(node, () -> {});
     if (!node.hasMember("master")) {
       throw new CliFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
