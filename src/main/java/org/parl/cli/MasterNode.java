@@ -7,7 +7,6 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
-import org.parl.cluster.HazelcastSettings;
 import org.parl.master.JobCenterVerticle;
 import org.parl.master.MasterVerticle;
 import org.parl.monitor.MonitorVerticle;
@@ -49,7 +48,7 @@ final class MasterNode implements AutoCloseable {
       Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
     }
     String clusterName = ClusterNode.newClusterName();
-    ClusterNode node = Nodes.start(HazelcastSettings.build(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
+    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
     AtomicReference<ClusterInfo> info = new AtomicReference<>();
     try {
       Vertx vertx = node.vertx();

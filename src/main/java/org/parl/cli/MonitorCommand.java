@@ -3,7 +3,6 @@ package org.parl.cli;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
-import org.parl.cluster.HazelcastSettings;
 import org.parl.monitor.MonitorVerticle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,7 +51,7 @@ public final class MonitorCommand implements Callable<Integer> {
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
     int webPort = port != null ? Ports.claim(bindHost, port, "--port") : master.port() + 101;
     ClusterNode node = Nodes.start(
-        HazelcastSettings.build(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
     Foreground foreground = new Foreground(node, () -> {});
     if (!node.hasMember("master")) {
       throw new CliFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master

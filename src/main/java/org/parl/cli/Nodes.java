@@ -7,7 +7,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.nio.file.Path;
 import org.parl.cluster.ClusterNode;
+import org.parl.cluster.HazelcastSettings;
 import org.parl.worker.WorkerSettings;
 
 /** Start-up steps shared by the node commands, turning failures into one sentence. */
@@ -19,6 +21,15 @@ final class Nodes {
 
   static ClusterNode start(Config hazelcast, String host) {
     return await(ClusterNode.start(hazelcast, host), "the cluster node");
+  }
+
+  /** {@link HazelcastSettings#build}, its failure (a missing or broken settings file) as one sentence. */
+  static Config settings(Path file, String clusterName, String host, String join, String role, boolean lite) {
+    try {
+      return HazelcastSettings.build(file, clusterName, host, join, role, lite);
+    } catch (RuntimeException e) {
+      throw new CliFailure(e.getMessage());
+    }
   }
 
   static void deploy(Vertx vertx, Deployable verticle) {

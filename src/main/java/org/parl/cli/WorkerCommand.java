@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
-import org.parl.cluster.HazelcastSettings;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;
@@ -69,7 +68,7 @@ public final class WorkerCommand implements Callable<Integer> {
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker"));
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
-        HazelcastSettings.build(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
     Foreground foreground = new Foreground(node, () -> {});
     if (!node.hasMember("master")) {
       throw new CliFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master

@@ -11,7 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Builds the Hazelcast configuration of a node: the settings file ({@code config/parl-hazelcast.xml}
+ * Builds the Hazelcast configuration of a node (failures are {@link RuntimeException}s with one
+ * sentence): the settings file ({@code config/parl-hazelcast.xml}
  * or a replacement) plus what parl decides per node (cluster name, bind address, member to join,
  * role, lite membership).
  *
@@ -52,15 +53,30 @@ public final class HazelcastSettings {
     return config;
   }
 
+  /**
+   * The settings file: the option, else {@code $PARL_HAZELCAST_CONFIG}, else the installation's
+   * {@code config/parl-hazelcast.xml} (so that edits there apply without a rebuild), else the
+   * copy inside the jar.
+   */
   private static Config load(Path configFile) {
     Path file = configFile;
     if (file == null && System.getenv(CONFIG_ENV) != null && !System.getenv(CONFIG_ENV).isBlank()) {
       file = Path.of(System.getenv(CONFIG_ENV));
     }
+    String root = System.getProperty("parl.root");
+    if (file == null && root != null && Files.isRegularFile(Path.of(root, "config", RESOURCE))) {
+      file = Path.of(root, "config", RESOURCE);
+    }
+    String name = file != null ? file.toString() : RESOURCE;
     try (InputStream in = file != null ? Files.newInputStream(file) : resource()) {
       return new XmlConfigBuilder(in).build();
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException("the Hazelcast settings file " + name + " does not exist", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the Hazelcast settings " + (file != null ? file : RESOURCE) + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot read the Hazelcast settings " + name + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      String why = String.valueOf(e.getMessage()).lines().findFirst().orElse("?");
+      throw new IllegalArgumentException("the Hazelcast settings file " + name + " is not valid: " + why, e);
     }
   }
 

@@ -107,6 +107,8 @@ class CliIT {
     run("master", "--port", "0", "--gpu-cluster", "--nvidia-smi", home.resolve("missing-smi").toString())
         .expect(1, "this host's GPUs cannot be listed");
     run("status").expect(1, "no parl cluster runs on this host");
+    run("master", "--port", "0", "--hazelcast-config", home.resolve("missing.xml").toString())
+        .expect(1, "the Hazelcast settings file " + home.resolve("missing.xml") + " does not exist");
   }
 
   @Test
