@@ -70,6 +70,7 @@ final class ActorConnection {
   static ActorConnection open(String host, int port, int timeoutMs) throws IOException {
     Socket s = new Socket();
     s.setTcpNoDelay(true);
+    s.setKeepAlive(true);
     s.connect(new InetSocketAddress(host, port), timeoutMs);
     return new ActorConnection(s);
   }
