@@ -71,9 +71,11 @@ final class ClientSession {
           handle(f);
         } catch (CallFailure e) {
           type = Frames.ERROR;
-          reply.reset(KEEP_AT_MOST);
-          byte[] error = ErrorPayload.of(e);
-          reply.write(error, 0, error.length);
+          error(e);
+        } catch (RuntimeException e) {
+          // a bug of parl's own, not the actor's (whose exceptions arrive as CallFailure): say so
+          type = Frames.ERROR;
+          error(new CallFailure("invalid", "the job failed on this request: " + e, e));
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
         reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
@@ -88,8 +90,14 @@ final class ClientSession {
     }
   }
 
+  private void error(CallFailure e) {
+    reply.reset(KEEP_AT_MOST);
+    byte[] error = ErrorPayload.of(e);
+    reply.write(error, 0, error.length);
+  }
+
   /** Handles one frame; its answer, if any, goes to {@link #reply}. */
-  private void handle(Frames.Frame f) throws CallFailure, IOException {
+  private void handle(Frames.Frame f) throws CallFailure {
     switch (f.type()) {
       case Frames.CALL -> {
         CALLS.incrementAndGet();
@@ -98,9 +106,9 @@ final class ClientSession {
       case Frames.GET -> host.get(f, reply);
       case Frames.SET -> host.set(f);
       case Frames.BLOB -> {
-        String hash = Frames.name(f.payload(), f.length());
-        int offset = Frames.restOffset(f.payload(), f.length());
         try {
+          String hash = Frames.name(f.payload(), f.length());
+          int offset = Frames.restOffset(f.payload(), f.length());
           blobs.put(hash, f.payload(), offset, f.length() - offset);
         } catch (IOException e) {
           throw new CallFailure("invalid", "shipped code rejected: " + e.getMessage());
