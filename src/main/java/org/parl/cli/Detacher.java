@@ -1,6 +1,5 @@
 package org.parl.cli;
 
-import io.vertx.core.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -101,15 +100,5 @@ final class Detacher {
     } catch (URISyntaxException e) {
       throw new CliFailure("cannot find the parl jar: " + e.getMessage());
     }
-  }
-
-  /** What a pid file holds. */
-  static JsonObject record(String role, ProcessHandle h, Path log, List<String> args) {
-    return new JsonObject()
-        .put("pid", h.pid())
-        .put("role", role)
-        .put("log", log.toString())
-        .put("startedAt", h.info().startInstant().map(Object::toString).orElse(""))
-        .put("args", new io.vertx.core.json.JsonArray(args));
   }
 }

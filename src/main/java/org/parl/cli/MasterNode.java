@@ -43,7 +43,9 @@ final class MasterNode implements AutoCloseable {
    * @throws CliFailure when a port is taken or a part cannot start
    */
   static MasterNode start(Spec s) {
-    int gatewayPort = s.port() == 0 ? 0 : Ports.claim(s.host(), s.port(), "--port");
+    if (s.port() != 0) {
+      Ports.claim(s.host(), s.port(), "--port");
+    }
     if (s.monitorPort() != null && s.monitorPort() != 0) {
       Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
     }
@@ -53,7 +55,7 @@ final class MasterNode implements AutoCloseable {
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), gatewayPort);
+      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), s.port());
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);

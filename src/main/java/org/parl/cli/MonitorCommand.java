@@ -49,7 +49,10 @@ public final class MonitorCommand implements Callable<Integer> {
     }
     String bindHost = host.get();
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
-    int webPort = port != null ? Ports.claim(bindHost, port, "--port") : master.port() + 101;
+    if (port != null) {
+      Ports.claim(bindHost, port, "--port");
+    }
+    int webPort = port != null ? port : master.port() + 101;
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
     Foreground foreground = new Foreground(node, () -> {});

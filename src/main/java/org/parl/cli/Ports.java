@@ -11,15 +11,15 @@ final class Ports {
   private Ports() {}
 
   /**
-   * Returns {@code port} if it can be bound on {@code host}, or a free port when {@code port} is 0.
+   * Checks that a port the user chose can be bound on {@code host}, so that a taken one fails
+   * before any node starts (servers then bind it themselves).
    *
    * @throws CliFailure naming the option when the port is taken
    */
-  static int claim(String host, int port, String option) {
+  static void claim(String host, int port, String option) {
     try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
       s.bind(new InetSocketAddress(InetAddress.getByName(host), port));
-      return s.getLocalPort();
     } catch (IOException e) {
       throw new CliFailure("port " + port + " on " + host + " is already in use: stop what uses it, or choose another with " + option);
     }

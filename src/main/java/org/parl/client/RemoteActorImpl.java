@@ -21,7 +21,7 @@ import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
-import org.parl.wire.Signatures;
+import org.parl.wire.RemoteMethod;
 import org.parl.wire.ValueCodec;
 
 /** A created actor: its data connection, its blocking proxy, and how it ended. */
@@ -32,7 +32,8 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   /** How long a close waits for the worker to confirm that the job's resources are back. */
   private static final long CLOSE_WAIT_MS = 10_000;
 
-  private record MethodInfo(byte[] signature, Method method) {}
+  /** A method with the decoder of its answers, both made once. */
+  private record MethodInfo(RemoteMethod shape, ActorConnection.Decoder<?> decoder) {}
 
   private final ParlClientImpl client;
   private final Class<T> api;
@@ -93,18 +94,26 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     if (closing != null) {
       return Future.failedFuture(closedError());
     }
-    MethodInfo info = methods.computeIfAbsent(m, k -> new MethodInfo(Signatures.of(k).getBytes(StandardCharsets.UTF_8), k));
-    FrameBuffer frame = ActorConnection.frame(2 + info.signature().length + ValueCodec.sizeHint(args)).name(info.signature());
+    MethodInfo info = methods.computeIfAbsent(m, this::methodInfo);
+    RemoteMethod shape = info.shape();
+    FrameBuffer frame = ActorConnection.frame(2 + shape.signatureUtf8().length + ValueCodec.sizeHint(args))
+        .name(shape.signatureUtf8());
     try {
-      codec.writeAll(m.getGenericParameterTypes(), args, frame);
+      codec.writeAll(shape.parameters(), args, frame);
     } catch (IOException | RuntimeException e) {
       return Future.failedFuture(new RemoteSerializationException("the arguments of " + api.getSimpleName() + "."
-          + Signatures.of(m) + " cannot be serialised: " + e.getMessage(), e));
+          + shape.signature() + " cannot be serialised: " + e.getMessage(), e));
     }
-    ActorConnection.Decoder<R> decoder = m.getReturnType() == void.class
-        ? (bytes, length) -> null
-        : (bytes, length) -> (R) codec.read(m.getGenericReturnType(), bytes, 0, length);
+    ActorConnection.Decoder<R> decoder = (ActorConnection.Decoder<R>) info.decoder();
     return blocking ? conn.call(Frames.CALL, frame, decoder) : conn.send(Frames.CALL, frame, decoder);
+  }
+
+  private MethodInfo methodInfo(Method m) {
+    RemoteMethod shape = RemoteMethod.of(m);
+    ActorConnection.Decoder<?> decoder = shape.returnsNothing()
+        ? (bytes, length) -> null
+        : (bytes, length) -> codec.read(shape.result(), bytes, 0, length);
+    return new MethodInfo(shape, decoder);
   }
 
   @Override

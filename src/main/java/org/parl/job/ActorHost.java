@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
+import org.parl.wire.RemoteMethod;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
 
@@ -27,7 +28,7 @@ import org.parl.wire.ValueCodec;
  */
 final class ActorHost {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JobJson.MAPPER;
   private static final int MAX_FILE_NAME = 1024;
   private static final int WARM_UP_ROUNDS = 40;
 
@@ -37,7 +38,7 @@ final class ActorHost {
   private ClassLoader loader;
   private Class<?> implClass;
   private Object instance;
-  private final Map<String, Method> methods = new HashMap<>();
+  private final Map<String, RemoteMethod> methods = new HashMap<>();
 
   ActorHost(BlobStore blobs, Path workDir) {
     this.blobs = blobs;
@@ -49,7 +50,7 @@ final class ActorHost {
    * worth of blobs, a class loader, an error) while the process waits for an actor, often enough
    * for the JIT to compile it: the actor's creation and first calls then run compiled code.
    */
-  void warmUp(BlobStore blobs) {
+  void warmUp() {
     try {
       java.lang.reflect.Type[] types = {int.class, String.class, float[].class, List.class, Map.class};
       Object[] values = {1, "x", new float[] {1f}, List.of(1L), Map.of("k", 2.0)};
@@ -131,7 +132,7 @@ final class ActorHost {
     for (Method m : api.getMethods()) {
       if (!Modifier.isStatic(m.getModifiers())) {
         m.setAccessible(true);
-        methods.put(Signatures.of(m), m);
+        methods.put(Signatures.of(m), RemoteMethod.of(m));
       }
     }
   }
@@ -140,14 +141,14 @@ final class ActorHost {
   void call(Frames.Frame frame, FrameBuffer out) throws CallFailure {
     requireActor();
     String key = name(frame);
-    Method m = methods.get(key);
+    RemoteMethod m = methods.get(key);
     if (m == null) {
       throw new CallFailure("invalid", implClass.getName() + " has no remote method " + key);
     }
-    Object[] args = readArgs(m.getGenericParameterTypes(), frame, key);
+    Object[] args = readArgs(m.parameters(), frame, key);
     Object result;
     try {
-      result = m.invoke(instance, args);
+      result = m.method().invoke(instance, args);
     } catch (InvocationTargetException e) {
       Throwable t = e.getCause();
       if (t instanceof OutOfMemoryError oom) {
@@ -157,11 +158,11 @@ final class ActorHost {
     } catch (IllegalAccessException | IllegalArgumentException e) {
       throw new CallFailure("invalid", "cannot call " + key + ": " + e, e);
     }
-    if (m.getReturnType() == void.class) {
+    if (m.returnsNothing()) {
       return;
     }
     try {
-      codec.write(m.getGenericReturnType(), result, out);
+      codec.write(m.result(), result, out);
     } catch (IOException | RuntimeException e) {
       throw new CallFailure("serialization", "the result of " + key + " cannot be serialised: " + e.getMessage(), e);
     }

@@ -18,7 +18,7 @@ import org.parl.wire.Frames;
  */
 final class ClientSession {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JobJson.MAPPER;
   /** Calls served by this process, reported to the worker with each pong. */
   static final java.util.concurrent.atomic.AtomicLong CALLS = new java.util.concurrent.atomic.AtomicLong();
 

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  */
 final class ControlLink {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JobJson.MAPPER;
 
   private final Socket socket;
   private final OutputStream out;

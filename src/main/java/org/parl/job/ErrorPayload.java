@@ -9,7 +9,7 @@ import java.util.Map;
 /** The JSON body of an ERROR frame: the kind, and the remote exception with its stack trace. */
 final class ErrorPayload {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JobJson.MAPPER;
 
   private ErrorPayload() {}
 

@@ -30,7 +30,7 @@ import org.parl.wire.Frames;
  */
 public final class JobMain {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = JobJson.MAPPER;
   /** How long an assigned job waits for its client to connect. */
   private static final long CLIENT_WAIT_MS = 60_000;
 
@@ -68,7 +68,7 @@ public final class JobMain {
       String token = HexFormat.of().formatHex(t);
       JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
-        job.host.warmUp(job.blobs);
+        job.host.warmUp();
       }
       link = ControlLink.connect(worker[0], Integer.parseInt(worker[1]));
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
@@ -86,7 +86,7 @@ public final class JobMain {
    */
   private static void train(Path blobs) {
     try {
-      new ActorHost(new BlobStore(blobs), Path.of("").toAbsolutePath()).warmUp(new BlobStore(blobs));
+      new ActorHost(new BlobStore(blobs), Path.of("").toAbsolutePath()).warmUp();
       System.exit(0);
     } catch (Throwable e) {
       System.err.println("training failed: " + e);

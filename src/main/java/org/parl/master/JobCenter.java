@@ -187,6 +187,10 @@ public final class JobCenter<H> {
     return List.copyOf(jobs.values());
   }
 
+  public int workerCount() {
+    return workers.size();
+  }
+
   public int waitingCount() {
     return scheduler.waitingCount();
   }

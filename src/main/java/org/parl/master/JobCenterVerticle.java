@@ -52,7 +52,10 @@ public final class JobCenterVerticle extends VerticleBase {
         .on("allocate", this::allocate)
         .on("end", this::end)
         .on("cancel", this::cancel)
-        .on("snapshot", body -> Future.succeededFuture(snapshot()));
+        .on("snapshot", body -> Future.succeededFuture(snapshot()))
+        .on("queue", body -> Future.succeededFuture(new JsonObject()
+            .put("waiting", center.waitingCount())
+            .put("longestWaitMs", center.longestWaitMillis())));
     return vertx.eventBus().consumer(Addresses.JOB_CENTER, ops::handle).completion();
   }
 
@@ -169,10 +172,8 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private String timeoutMessage(JobRequest r) {
-    JsonObject s = center.snapshot();
-    int workers = s.getJsonArray("workers").size();
     String what = type == ClusterType.GPU ? r.gpus() + " vacant GPU(s)" : r.cpus() + " vacant CPU(s)";
-    return "no worker had " + what + " within " + (r.timeoutMs() / 1000.0) + " s (" + workers + " worker(s), "
+    return "no worker had " + what + " within " + (r.timeoutMs() / 1000.0) + " s (" + center.workerCount() + " worker(s), "
         + center.jobs().size() + " job(s) running, " + center.waitingCount() + " other request(s) waiting): "
         + "close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
   }

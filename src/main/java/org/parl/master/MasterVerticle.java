@@ -8,6 +8,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -82,11 +85,11 @@ public final class MasterVerticle extends VerticleBase {
   }
 
   /** The jars every job process has (name, size, hash), so that clients do not ship them again. */
-  private static JsonArray runtimeJars() throws java.io.IOException {
+  private static JsonArray runtimeJars() throws IOException {
     JsonArray jars = new JsonArray();
-    for (java.nio.file.Path p : ClassPaths.current()) {
-      if (!java.nio.file.Files.isDirectory(p)) {
-        jars.add(new JsonObject().put("name", p.getFileName().toString()).put("size", java.nio.file.Files.size(p))
+    for (Path p : ClassPaths.current()) {
+      if (!Files.isDirectory(p)) {
+        jars.add(new JsonObject().put("name", p.getFileName().toString()).put("size", Files.size(p))
             .put("hash", ClassPaths.hash(p)));
       }
     }

@@ -75,7 +75,8 @@ final class ClusterReader {
 
   /** The JobCenter's waiting count and longest wait; null (not a failure) when it does not answer. */
   private Future<JsonObject> queue() {
-    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, "snapshot").setSendTimeout(JOB_CENTER_TIMEOUT_MS);
+    // "queue" is cheap; "snapshot" would build every worker's record and check the whole pool
+    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, "queue").setSendTimeout(JOB_CENTER_TIMEOUT_MS);
     return vertx.eventBus().<JsonObject>request(Addresses.JOB_CENTER, new JsonObject(), opts)
         .map(Message::body)
         .map(s -> {

@@ -69,18 +69,12 @@ public final class Frames {
   }
 
   /**
-   * Writes one frame. Small frames go out in one write (one TCP segment with TCP_NODELAY); large
-   * payloads are not copied. Callers serialise access to {@code out}.
+   * Writes one frame of an already encoded payload (set-up and control frames; calls are built in
+   * a {@link FrameBuffer}). Small frames go out in one write (one TCP segment with TCP_NODELAY);
+   * large payloads are not copied. Callers serialise access to {@code out}.
    */
-  public static void write(OutputStream out, byte type, long id, byte[] payload, int length) throws IOException {
-    write(out, type, id, payload, length, true);
-  }
-
-  /**
-   * Writes one frame, flushing only when asked: a server that has more requests waiting leaves
-   * its answers in the buffer so that a pipelined burst goes out in few segments.
-   */
-  public static void write(OutputStream out, byte type, long id, byte[] payload, int length, boolean flush) throws IOException {
+  public static void write(OutputStream out, byte type, long id, byte[] payload) throws IOException {
+    int length = payload.length;
     if (length > MAX_PAYLOAD) {
       throw new IOException("payload of " + length + " bytes is over the limit of " + MAX_PAYLOAD);
     }
@@ -95,13 +89,7 @@ public final class Frames {
       out.write(head);
       out.write(payload, 0, length);
     }
-    if (flush) {
-      out.flush();
-    }
-  }
-
-  public static void write(OutputStream out, byte type, long id, byte[] payload) throws IOException {
-    write(out, type, id, payload, payload.length);
+    out.flush();
   }
 
   static void header(byte[] b, byte type, long id, int length) {

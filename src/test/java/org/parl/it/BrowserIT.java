@@ -26,7 +26,6 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
@@ -66,7 +65,7 @@ class BrowserIT {
     monitor = cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1);
     ParlProcess[] handle = new ParlProcess[1];
     w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    parl = Parl.connect(cluster.address);
+    parl = cluster.connect();
     single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
     pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
     single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
@@ -77,9 +76,6 @@ class BrowserIT {
   void stop() throws Exception {
     if (browser != null) {
       browser.quit();
-    }
-    if (parl != null) {
-      parl.close();
     }
     if (cluster != null) {
       cluster.close();

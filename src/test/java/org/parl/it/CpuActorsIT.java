@@ -49,14 +49,11 @@ class CpuActorsIT {
     Path files = Path.of("target", "it-files");
     Files.createDirectories(files);
     Files.writeString(files.resolve("hello.txt"), "hello from the client");
-    parl = Parl.connect(new ConnectOptions(cluster.address).addDistributedFiles("target/it-files/*.txt"));
+    parl = cluster.connect(new ConnectOptions().addDistributedFiles("target/it-files/*.txt"));
   }
 
   @AfterAll
   void stop() throws Exception {
-    if (parl != null) {
-      parl.close();
-    }
     if (cluster != null) {
       cluster.close();
     }

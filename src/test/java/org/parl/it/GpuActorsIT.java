@@ -23,7 +23,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.parl.ActorLostException;
 import org.parl.ClusterMismatchException;
 import org.parl.InvalidRequestException;
-import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
@@ -40,14 +39,11 @@ class GpuActorsIT {
   @BeforeAll
   void start() throws Exception {
     cluster = TestCluster.start(4);
-    parl = Parl.connect(cluster.address);
+    parl = cluster.connect();
   }
 
   @AfterAll
   void stop() throws Exception {
-    if (parl != null) {
-      parl.close();
-    }
     if (cluster != null) {
       cluster.close();
     }

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
@@ -56,14 +55,11 @@ class MonitorApiIT {
     ParlProcess[] handle = new ParlProcess[1];
     w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
     secondWorker = handle[0];
-    parl = Parl.connect(cluster.address);
+    parl = cluster.connect();
   }
 
   @AfterAll
   void stop() throws Exception {
-    if (parl != null) {
-      parl.close();
-    }
     if (cluster != null) {
       cluster.close();
     }

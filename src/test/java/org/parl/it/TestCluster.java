@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
+import org.parl.ConnectOptions;
+import org.parl.Parl;
+import org.parl.ParlClient;
 import org.parl.wire.ClassPaths;
 
 /**
@@ -71,6 +74,17 @@ public final class TestCluster implements AutoCloseable {
     ParlProcess p = ParlProcess.startCommand(ParlProcess.env(home), main.getSimpleName(), cmd);
     others.add(p);
     return p;
+  }
+
+  /** A client of this cluster, closed (freeing its actors) when the cluster is. */
+  public ParlClient connect(ConnectOptions options) {
+    ParlClient client = Parl.connect(options.setAddress(address));
+    others.add(0, client);
+    return client;
+  }
+
+  public ParlClient connect() {
+    return connect(new ConnectOptions());
   }
 
   public synchronized TestMember member() throws Exception {
