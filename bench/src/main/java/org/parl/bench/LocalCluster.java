@@ -1,0 +1,72 @@
+package org.parl.bench;
+
+import java.io.IOException;
+import org.parl.demo.FakeNvidiaSmi;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A cluster the benchmark starts for itself: {@code parl master --port 0} as a child process with
+ * a private {@code PARL_HOME}, its local worker lending 4 CPUs, or 4 fake GPUs on a GPU cluster.
+ * Starting returns at once, so that two clusters can start side by side; {@link #address()} waits
+ * until the master says it is ready.
+ */
+final class LocalCluster {
+
+  static final int CPUS = 4;
+  static final int GPUS = 4;
+  private static final Pattern READY = Pattern.compile("parl master ready: address (\\S+?),");
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+  final ChildProcess master;
+  private final String kind;
+  private final ChildProcesses children;
+  private String address;
+
+  private LocalCluster(ChildProcess master, String kind, ChildProcesses children) {
+    this.master = master;
+    this.kind = kind;
+    this.children = children;
+  }
+
+  static LocalCluster startCpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
+    return start(children, java, dir, "cpu", List.of("--cpus", String.valueOf(CPUS)));
+  }
+
+  static LocalCluster startGpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
+    Path smi = FakeNvidiaSmi.write(dir, GPUS);
+    return start(children, java, dir, "gpu", List.of("--gpu-cluster", "--nvidia-smi", smi.toString()));
+  }
+
+  private static LocalCluster start(ChildProcesses children, JavaCommand java, Path dir, String kind, List<String> extra)
+      throws IOException {
+    Path home = Files.createDirectories(dir.resolve("home-" + kind));
+    List<String> args = new ArrayList<>(List.of("master", "--port", "0"));
+    args.addAll(extra);
+    ChildProcess p = children.add(ChildProcess.start("master-" + kind, java.parl(args),
+        Map.of("PARL_HOME", home.toString()), dir.resolve("master-" + kind + ".log")));
+    return new LocalCluster(p, kind, children);
+  }
+
+  /** The master's {@code HOST:PORT}, once it is ready. */
+  synchronized String address() throws InterruptedException {
+    if (address == null) {
+      Optional<Matcher> ready = master.awaitLine(READY, 0, START_TIMEOUT);
+      if (ready.isEmpty()) {
+        String why = master.isAlive() ? "did not say it was ready within " + START_TIMEOUT.toSeconds() + " s"
+            : "exited (" + master.tail(3) + ")";
+        children.stop(master);
+        throw new IllegalStateException("the " + kind.toUpperCase() + " cluster's master " + why + "; its log is " + master.log());
+      }
+      address = ready.get().group(1);
+    }
+    return address;
+  }
+}

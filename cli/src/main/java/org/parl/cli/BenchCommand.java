@@ -1,0 +1,67 @@
+package org.parl.cli;
+
+import org.parl.node.NodeFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.parl.bench.BenchResult;
+import org.parl.bench.BenchRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code parl bench}: the end-to-end benchmark, against a running CPU cluster or clusters of its own. */
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = {"Measure calls, array transfers, actor creation and Parl.connect end to end, next to a plain-Java "
+        + "TCP baseline measured in the same run, and compare them with PARL's figures and parl's targets.",
+        "Without --address it starts its own CPU cluster; GPU actor creation always runs on a GPU cluster it starts "
+        + "with fake GPUs. Prints a table, then one JSON line."})
+public final class BenchCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--address", paramLabel = "HOST:PORT",
+      description = "A running CPU cluster to measure (default: start one with 4 CPUs).")
+  String address;
+
+  @Option(names = "--quick", description = "Fewer iterations: about 1 minute instead of 3.")
+  boolean quick;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "Also write the JSON result to FILE.")
+  Path json;
+
+  @Override
+  public Integer call() {
+    if (address != null && !address.matches("[^:\\s]+:\\d{1,5}")) {
+      throw new ParameterException(spec.commandLine(), "--address must look like HOST:PORT, not '" + address + "'");
+    }
+    BenchResult result;
+    try {
+      result = BenchRun.run(new BenchRun.Options(address, quick));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new NodeFailure("the benchmark was interrupted");
+    } catch (Exception e) {
+      throw new NodeFailure("the benchmark failed: " + e.getMessage());
+    } catch (LinkageError e) {
+      throw new NodeFailure("the benchmark failed: a class could not be loaded (" + e.getMessage()
+          + "); was the parl jar rebuilt while it ran?");
+    }
+    System.out.println();
+    result.printTable(System.out);
+    String line = result.json().encode();
+    if (json != null) {
+      try {
+        Files.writeString(json, result.json().encodePrettily() + System.lineSeparator());
+      } catch (IOException e) {
+        throw new NodeFailure("cannot write the JSON result to " + json + ": " + e.getMessage());
+      }
+    }
+    System.out.println(line);
+    return 0;
+  }
+}

@@ -1,0 +1,129 @@
+package org.parl.cli;
+
+import org.parl.node.LocalWorker;
+import org.parl.node.MasterNode;
+import io.vertx.core.Future;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.parl.cluster.ClusterType;
+import org.parl.demo.FakeNvidiaSmi;
+import org.parl.demo.Learner;
+import org.parl.demo.LearnerImpl;
+import org.parl.worker.GpuInventory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code parl demo}: a CPU cluster and a GPU cluster in this process (a fake 4-GPU inventory
+ * where the host has no GPU), a short workload of CPU and GPU actors with blocking and future
+ * calls, then a clean stop.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Start a small CPU and GPU cluster in this process, run a few actors, and stop.")
+public final class DemoCommand implements Callable<Integer> {
+
+  @Mixin
+  GpuOptions gpuOptions;
+
+  @Override
+  public Integer call() throws Exception {
+    // the demo tells its own story; the nodes' operator log lines would drown it
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
+    GpuInventory inventory = gpuOptions.inventory();
+    GpuInventory.Reading reading = inventory.read();
+    if (reading.devices().isEmpty()) {
+      inventory = new GpuInventory(fakeNvidiaSmi().toString());
+      System.out.println("No NVIDIA GPU here (" + reading.problem().orElse("nvidia-smi lists none")
+          + "): the GPU cluster uses a FAKE 4-GPU inventory, a stand-in nvidia-smi script. Everything else is real:");
+      System.out.println("  job processes, CUDA_VISIBLE_DEVICES, the Hazelcast cluster, the monitor.");
+    } else {
+      System.out.println("Found " + reading.devices().size() + " GPU(s) with nvidia-smi.");
+    }
+    int cpus = Math.min(4, Runtime.getRuntime().availableProcessors());
+    System.out.println("Starting a CPU cluster and a GPU cluster in this process...");
+    try (MasterNode cpu = MasterNode.start(spec(ClusterType.CPU, cpus, inventory));
+         MasterNode gpu = MasterNode.start(spec(ClusterType.GPU, null, inventory))) {
+      System.out.println("  CPU cluster at " + cpu.info.address() + " (" + cpus + " CPUs), monitor " + cpu.info.monitorUrl());
+      System.out.println("  GPU cluster at " + gpu.info.address() + " (GPUs " + gpu.local.gpus() + "), monitor " + gpu.info.monitorUrl());
+      runCpu(cpu.info.address());
+      runGpu(gpu.info.address());
+      System.out.println("Stopping the clusters...");
+    }
+    System.out.println("demo finished: every actor closed, every job process stopped.");
+    return 0;
+  }
+
+  private static MasterNode.Spec spec(ClusterType type, Integer cpus, GpuInventory inventory) {
+    return new MasterNode.Spec("127.0.0.1", 0, null, type,
+        LocalWorker.resolve(type, cpus, null, inventory, "127.0.0.1"), 8, null);
+  }
+
+  private static void runCpu(String address) {
+    System.out.println();
+    System.out.println("== CPU actors on " + address);
+    try (ParlClient parl = Parl.connect(address)) {
+      long t0 = System.nanoTime();
+      Learner blocking = parl.actor(Learner.class, LearnerImpl.class).create();
+      System.out.printf("created a CPU actor in %.0f ms: %s%n", ms(t0), blocking.whereAmI());
+      t0 = System.nanoTime();
+      double pi = blocking.sample(100_000);
+      System.out.printf("blocking call: sample(100000) = %.5f in %.1f ms%n", pi, ms(t0));
+      RemoteActor<Learner> async = parl.actor(Learner.class, LearnerImpl.class).createAsync().await();
+      t0 = System.nanoTime();
+      List<Future<Double>> futures = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        futures.add(async.call(l -> l.sample(50_000)));
+      }
+      Future.all(futures).await();
+      System.out.printf("20 future calls, pipelined: pi ~ %.5f after 1M samples, in %.1f ms%n",
+          futures.get(19).await(), ms(t0));
+      parl.release(blocking);
+      async.close();
+    }
+  }
+
+  private static void runGpu(String address) {
+    System.out.println();
+    System.out.println("== GPU actors on " + address);
+    try (ParlClient parl = Parl.connect(address)) {
+      List<RemoteActor<Learner>> actors = new ArrayList<>();
+      for (int gpus : new int[] {1, 1, 2}) {
+        long t0 = System.nanoTime();
+        RemoteActor<Learner> a = parl.actor(Learner.class, LearnerImpl.class).gpus(gpus).createAsync().await();
+        actors.add(a);
+        System.out.printf("%d-GPU actor %s got GPU(s) %s in %.0f ms; it sees %s%n", gpus, a.jobId(), a.gpus(), ms(t0),
+            a.call(Learner::whereAmI).await());
+      }
+      List<Future<Double>> futures = new ArrayList<>();
+      for (RemoteActor<Learner> a : actors) {
+        futures.add(a.call(l -> l.sample(200_000)));
+      }
+      Future.all(futures).await();
+      System.out.println("future calls on all GPU actors at once: " + futures.stream()
+          .map(f -> String.format("%.4f", f.result())).toList());
+      actors.forEach(RemoteActor::close);
+      System.out.println("closed the GPU actors; their GPUs are back in the pool");
+    }
+  }
+
+  private static Path fakeNvidiaSmi() throws IOException {
+    Path dir = Files.createTempDirectory("parl-demo");
+    Path script = FakeNvidiaSmi.write(dir, 4);
+    script.toFile().deleteOnExit();
+    dir.toFile().deleteOnExit();
+    return script;
+  }
+
+  private static double ms(long t0) {
+    return (System.nanoTime() - t0) / 1e6;
+  }
+}

@@ -1,0 +1,103 @@
+package org.parl.cli;
+
+import org.parl.node.LocalWorker;
+import org.parl.node.MasterNode;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.parl.cluster.ClusterType;
+import org.parl.worker.WorkerSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code parl master}: the JobCenter, the gateway, a local worker and the monitor. */
+@Command(name = "master", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Start a cluster's master, with a local worker and the web monitor.")
+public final class MasterCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--port", defaultValue = "8010", paramLabel = "PORT",
+      description = "Port workers and clients connect to; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Mixin
+  HostOption host;
+
+  @Option(names = "--gpu-cluster", description = "Lend GPUs instead of CPUs.")
+  boolean gpuCluster;
+
+  @Option(names = "--cpus", paramLabel = "N", description = "CPUs the local worker lends (default: all cores).")
+  Integer cpus;
+
+  @Option(names = "--gpus", split = ",", paramLabel = "ID",
+      description = "GPU ids the local worker lends on a GPU cluster (default: all detected).")
+  List<Integer> gpus;
+
+  @Option(names = "--monitor-port", paramLabel = "PORT",
+      description = "Port of the web monitor (default: port+100, or a free port).")
+  Integer monitorPort;
+
+  @Option(names = "--no-local-worker", description = "Start no worker in the master's process.")
+  boolean noLocalWorker;
+
+  @Option(names = "--max-gpus-per-actor", defaultValue = "8", paramLabel = "N",
+      description = "Most GPUs one actor may ask for (default: ${DEFAULT-VALUE}).")
+  int maxGpusPerActor;
+
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
+
+  @Mixin
+  GpuOptions gpuOptions;
+
+  @Mixin
+  DetachOption detach;
+
+  @Override
+  public Integer call() {
+    String bindHost = host.get();
+    validate();
+    if (detach.detach) {
+      return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
+    }
+    ClusterType type = gpuCluster ? ClusterType.GPU : ClusterType.CPU;
+    WorkerSettings local = noLocalWorker ? null
+        : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
+    MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
+        maxGpusPerActor, hazelcastConfig.file));
+    Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
+    System.out.println(master.readyLine());
+    System.out.println("monitor: " + master.info.monitorUrl());
+    System.out.println("add a worker: bin/parl worker --address " + master.info.address());
+    return foreground.await();
+  }
+
+  private void validate() {
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, not " + port);
+    }
+    if (monitorPort != null && (monitorPort < 0 || monitorPort > 65535)) {
+      throw new ParameterException(spec.commandLine(), "--monitor-port must be between 0 and 65535, not " + monitorPort);
+    }
+    if (cpus != null && cpus < 1) {
+      throw new ParameterException(spec.commandLine(), "--cpus must be at least 1, not " + cpus);
+    }
+    if (maxGpusPerActor < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-gpus-per-actor must be at least 1");
+    }
+    if (noLocalWorker && (cpus != null || gpus != null)) {
+      throw new ParameterException(spec.commandLine(), "--cpus and --gpus describe the local worker; drop them with --no-local-worker");
+    }
+    if (!gpuCluster && gpus != null) {
+      throw new ParameterException(spec.commandLine(), "--gpus needs --gpu-cluster (a CPU cluster lends no GPUs)");
+    }
+    if (gpuCluster && cpus != null) {
+      throw new ParameterException(spec.commandLine(), "--cpus does not apply to a GPU cluster, which lends GPUs (--gpus)");
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package org.parl.cli;
+
+import org.parl.node.BlockingGateway;
+import org.parl.node.NodeFailure;
+import org.parl.node.Nodes;
+import org.parl.node.Ports;
+import org.parl.net.HostPort;
+import java.util.concurrent.Callable;
+import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.ClusterNode;
+import org.parl.monitor.MonitorVerticle;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code parl monitor}: a stand-alone web monitor, a Hazelcast lite member (it holds no cluster
+ * data) that joins through the master's gateway and serves the same pages and API as the
+ * master's own monitor.
+ */
+@Command(name = "monitor", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Serve the web monitor of a running cluster from this host.")
+public final class MonitorCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--address", required = true, paramLabel = "HOST:PORT", description = "The master's address.")
+  String address;
+
+  @Option(names = "--port", paramLabel = "PORT",
+      description = "Port of the web monitor (default: the master's port + 101, or a free port).")
+  Integer port;
+
+  @Mixin
+  HostOption host;
+
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
+
+  @Override
+  public Integer call() {
+    HostPort master;
+    try {
+      master = HostPort.parse(address);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+    }
+    if (port != null && (port < 0 || port > 65535)) {
+      throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, not " + port);
+    }
+    String bindHost = host.get();
+    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
+    if (port != null) {
+      Ports.claim(bindHost, port, "--port");
+    }
+    int webPort = port != null ? port : master.port() + 101;
+    ClusterNode node = Nodes.start(
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
+    Foreground foreground = new Foreground(node, () -> {});
+    if (!node.hasMember("master")) {
+      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
+          + " may have just stopped");
+    }
+    node.onMemberRemoved((nodeId, role) -> {
+      if ("master".equals(role)) {
+        System.err.println("parl: the master at " + master + " left the cluster; the monitor stops");
+        foreground.stop(1);
+      }
+    });
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null);
+    Nodes.deploy(node.vertx(), monitor);
+    System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
+    return foreground.await();
+  }
+}

@@ -1,0 +1,77 @@
+package org.parl.cli;
+
+import org.parl.node.BlockingGateway;
+import org.parl.node.ClusterFiles;
+import org.parl.node.NodeFailure;
+import org.parl.net.HostPort;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code parl status}: one line per cluster known on this host, or for the one given. */
+@Command(name = "status", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Show the clusters whose master runs on this host (or the one at --address).")
+public final class StatusCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--address", paramLabel = "HOST:PORT", description = "Ask only this master.")
+  String address;
+
+  @Override
+  public Integer call() {
+    List<HostPort> targets = new ArrayList<>();
+    if (address != null) {
+      try {
+        targets.add(HostPort.parse(address));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+      }
+    } else {
+      for (JsonObject c : ClusterFiles.live()) {
+        targets.add(HostPort.parse(c.getString("address")));
+      }
+    }
+    int reached = 0;
+    for (HostPort t : targets) {
+      try {
+        System.out.println(line(t, BlockingGateway.hello(t, "status")));
+        reached++;
+      } catch (NodeFailure e) {
+        System.out.println(t + "  unreachable: " + e.getMessage());
+      }
+    }
+    if (reached == 0) {
+      throw new NodeFailure(address != null ? "no parl master answers at " + address
+          : "no parl cluster runs on this host (start one with 'bin/parl master')");
+    }
+    return 0;
+  }
+
+  static String line(HostPort t, JsonObject s) {
+    JsonArray workers = s.getJsonArray("workers", new JsonArray());
+    int cpusUsed = 0;
+    int cpusVacant = 0;
+    int gpusUsed = 0;
+    int gpusVacant = 0;
+    for (Object o : workers) {
+      JsonObject w = (JsonObject) o;
+      cpusUsed += w.getJsonObject("cpus").getInteger("used");
+      cpusVacant += w.getJsonObject("cpus").getInteger("vacant");
+      gpusUsed += w.getJsonArray("worker_used_gpus").size();
+      gpusVacant += w.getJsonArray("worker_vacant_gpus").size();
+    }
+    boolean gpu = "gpu".equals(s.getString("clusterType"));
+    return String.format("%s  %s cluster  %d worker(s)  CPUs %d used / %d vacant  GPUs %d used / %d vacant  %d client(s)  monitor %s",
+        t, gpu ? "GPU" : "CPU", workers.size(), cpusUsed, cpusVacant, gpusUsed, gpusVacant,
+        s.getInteger("clients", 0), s.getString("monitorUrl", "-"));
+  }
+}

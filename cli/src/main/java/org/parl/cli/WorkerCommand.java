@@ -1,0 +1,93 @@
+package org.parl.cli;
+
+import org.parl.node.BlockingGateway;
+import org.parl.node.LocalWorker;
+import org.parl.node.NodeFailure;
+import org.parl.node.Nodes;
+import org.parl.net.HostPort;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.ClusterNode;
+import org.parl.worker.WorkerSettings;
+import org.parl.worker.WorkerVerticle;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code parl worker}: lends this host's CPUs or GPUs to a cluster. */
+@Command(name = "worker", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+    description = "Join a cluster and lend it this host's CPUs or GPUs.")
+public final class WorkerCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--address", required = true, paramLabel = "HOST:PORT", description = "The master's address.")
+  String address;
+
+  @ArgGroup(exclusive = true)
+  Lends lends = new Lends();
+
+  static final class Lends {
+    @Option(names = "--cpus", paramLabel = "N", description = "CPUs to lend on a CPU cluster (default: all cores).")
+    Integer cpus;
+
+    @Option(names = "--gpus", split = ",", paramLabel = "ID",
+        description = "GPU ids to lend on a GPU cluster (default: all detected).")
+    List<Integer> gpus;
+  }
+
+  @Mixin
+  HostOption host;
+
+  @Mixin
+  HazelcastConfigOption hazelcastConfig;
+
+  @Mixin
+  GpuOptions gpuOptions;
+
+  @Mixin
+  DetachOption detach;
+
+  @Override
+  public Integer call() {
+    HostPort master;
+    try {
+      master = HostPort.parse(address);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+    }
+    if (lends.cpus != null && lends.cpus < 1) {
+      throw new ParameterException(spec.commandLine(), "--cpus must be at least 1, not " + lends.cpus);
+    }
+    List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
+    String bindHost = host.get();
+    if (detach.detach) {
+      return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
+    }
+    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker"));
+    WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
+    ClusterNode node = Nodes.start(
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
+    Foreground foreground = new Foreground(node, () -> {});
+    if (!node.hasMember("master")) {
+      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
+          + " may have just stopped");
+    }
+    node.onMemberRemoved((nodeId, role) -> {
+      if ("master".equals(role)) {
+        System.err.println("parl: the master at " + master + " left the cluster; worker " + settings.workerId() + " stops");
+        foreground.stop(1);
+      }
+    });
+    Nodes.deploy(node.vertx(), new WorkerVerticle(node, settings));
+    System.out.println("parl worker " + settings.workerId() + " ready: joined the " + info.type().name()
+        + " cluster at " + master + " lending " + Nodes.describe(settings));
+    return foreground.await();
+  }
+}

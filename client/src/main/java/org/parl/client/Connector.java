@@ -1,0 +1,16 @@
+package org.parl.client;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.parl.ConnectOptions;
+import org.parl.ParlClient;
+import org.parl.spi.ClientConnector;
+
+/** The client implementation behind {@link org.parl.Parl}, found through the service loader. */
+public final class Connector implements ClientConnector {
+
+  @Override
+  public Future<ParlClient> connect(Vertx vertx, ConnectOptions options) {
+    return ParlClientImpl.connect(vertx, options);
+  }
+}

@@ -1,0 +1,286 @@
+package org.parl.client;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.parl.ActorBuilder;
+import org.parl.ConnectOptions;
+import org.parl.InvalidRequestException;
+import org.parl.ParlClient;
+import org.parl.ParlException;
+import org.parl.RemoteActor;
+import org.parl.RemoteSerializationException;
+import org.parl.net.HostPort;
+import org.parl.net.Hostnames;
+import org.parl.wire.Frames;
+import org.parl.wire.Signatures;
+import org.parl.wire.ValueCodec;
+
+/**
+ * The client: a control connection to the master's gateway, and one data connection per actor.
+ * Control work runs on one Vert.x context; opening an actor (connect, ship code, construct) runs
+ * on a worker thread because it uses blocking sockets.
+ */
+public final class ParlClientImpl implements ParlClient {
+
+  /** Extra time a create may take beyond the resource wait: starting a job JVM on a busy host. */
+  private static final long LAUNCH_SLACK_MS = 150_000;
+  private static final int CONNECT_MS = 10_000;
+  private static final int SETUP_MS = 120_000;
+
+  private final Vertx vertx;
+  private final boolean ownsVertx;
+  private final Context context;
+  private final ConnectOptions options;
+  private final GatewayConnection gateway;
+  private final JsonObject welcome;
+  private final ValueCodec codec;
+  private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
+  private final Map<Object, RemoteActorImpl<?>> byProxy = new ConcurrentHashMap<>();
+  private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
+  private volatile String lostReason;
+  private Future<CodeBundle> bundle;
+  private Future<Void> closing;
+
+  private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options,
+      GatewayConnection gateway, JsonObject welcome, ValueCodec codec) {
+    this.codec = codec;
+    this.vertx = vertx;
+    this.ownsVertx = ownsVertx;
+    this.context = context;
+    this.options = options;
+    this.gateway = gateway;
+    this.welcome = welcome;
+    gateway.onEvent(this::onEvent);
+    gateway.onLost(why -> lostReason = why);
+  }
+
+  public static Future<ParlClient> connect(Vertx given, ConnectOptions options) {
+    HostPort master = master(options.getAddress());
+    Vertx vertx = given != null ? given
+        : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
+    Context ctx = vertx.getOrCreateContext();
+    // class loading of the codec and the network client takes a while: not on the event loop
+    ValueCodec codec = new ValueCodec();
+    var netClient = GatewayConnection.netClient(vertx, options.getConnectTimeout().toMillis());
+    Promise<ParlClient> result = Promise.promise();
+    ctx.runOnContext(v -> GatewayConnection.connect(vertx, netClient, master.host(), master.port())
+        .compose(g -> g.request("hello", hello(), options.getConnectTimeout().toMillis())
+            .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
+            .onFailure(e -> g.close()))
+        .onComplete(ar -> {
+          if (ar.failed() && given == null) {
+            vertx.close();
+          }
+          result.handle(ar);
+        }));
+    return result.future();
+  }
+
+  private static HostPort master(String address) {
+    try {
+      return HostPort.parse(address);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException("the master's " + e.getMessage());
+    }
+  }
+
+  private static JsonObject hello() {
+    String command = System.getProperty("sun.java.command", "java");
+    return new JsonObject()
+        .put("role", "client")
+        .put("program", command.split(" ")[0])
+        .put("hostname", Hostnames.local())
+        .put("pid", ProcessHandle.current().pid());
+  }
+
+  @Override
+  public <T> ActorBuilder<T> actor(Class<T> api, Class<? extends T> impl) {
+    return new ActorBuilderImpl<>(this, api, impl);
+  }
+
+  @Override
+  public void release(Object proxy) {
+    RemoteActorImpl<?> actor = proxy == null ? null : byProxy.get(proxy);
+    if (actor == null) {
+      throw new InvalidRequestException("release() takes a proxy returned by create() of this client, got " + proxy);
+    }
+    actor.close();
+  }
+
+  @Override
+  public String id() {
+    return welcome.getString("clientId");
+  }
+
+  @Override
+  public String clusterType() {
+    return welcome.getString("clusterType");
+  }
+
+  @Override
+  public String monitorUrl() {
+    return welcome.getString("monitorUrl", "");
+  }
+
+  <T> Future<RemoteActor<T>> create(ActorBuilderImpl.Spec<T> spec) {
+    if (closing != null) {
+      return Future.failedFuture(new InvalidRequestException("this client is closed"));
+    }
+    byte[] ctorArgs;
+    try {
+      ctorArgs = codec.writeAll(spec.ctor().getGenericParameterTypes(), spec.args());
+    } catch (IOException | RuntimeException e) {
+      return Future.failedFuture(new RemoteSerializationException("the constructor arguments of " + spec.impl().getSimpleName()
+          + " cannot be serialised: " + e.getMessage(), e));
+    }
+    long waitMs = spec.waitForResources() ? options.getResourceWaitTimeout().toMillis() : 0;
+    JsonObject request = new JsonObject()
+        .put("cpus", spec.cpus())
+        .put("gpus", spec.gpus())
+        .put("maxMemoryMb", spec.maxMemoryMb())
+        .put("timeoutMs", waitMs)
+        .put("actorClass", spec.impl().getName());
+    return bundle(spec)
+        .compose(code -> onContext(() -> gateway.request("create", request, waitMs + LAUNCH_SLACK_MS))
+            .compose(job -> vertx.executeBlocking(() -> open(spec, job, code, ctorArgs), false)));
+  }
+
+  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JsonObject job, CodeBundle code, byte[] ctorArgs)
+      throws IOException {
+    ActorConnection conn;
+    try {
+      conn = ActorConnection.open(job.getString("host"), job.getInteger("port"), CONNECT_MS);
+    } catch (IOException e) {
+      throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at "
+          + job.getString("host") + ":" + job.getInteger("port") + ": " + e.getMessage(), e);
+    }
+    try {
+      List<Blob> blobs = new ArrayList<>(code.code);
+      blobs.addAll(code.files);
+      JsonArray hashes = new JsonArray();
+      blobs.forEach(b -> hashes.add(b.hash()));
+      JsonObject hello = new JsonObject().put("token", job.getString("token")).put("clientId", id())
+          .put("protocol", Frames.PROTOCOL).put("blobs", hashes);
+      JsonObject answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), SETUP_MS),
+          StandardCharsets.UTF_8));
+      Set<Object> missing = new HashSet<>();
+      answer.getJsonArray("missing", new JsonArray()).forEach(missing::add);
+      for (Blob b : blobs) {
+        if (missing.remove(b.hash())) {
+          conn.exchange(Frames.BLOB, Frames.named(b.hash(), b.content()), SETUP_MS);
+        }
+      }
+      JsonArray files = new JsonArray();
+      code.files.forEach(f -> files.add(new JsonObject().put("name", f.name()).put("hash", f.hash())));
+      JsonArray codeHashes = new JsonArray();
+      code.code.forEach(b -> codeHashes.add(b.hash()));
+      JsonObject header = new JsonObject()
+          .put("api", spec.api().getName())
+          .put("impl", spec.impl().getName())
+          .put("ctor", Signatures.of(spec.ctor()))
+          .put("code", codeHashes)
+          .put("files", files);
+      conn.exchange(Frames.CREATE, Frames.named(header.encode(), ctorArgs), SETUP_MS);
+    } catch (IOException | RuntimeException e) {
+      conn.closeSocket();
+      throw e;
+    }
+    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), job, conn, codec);
+    actors.put(actor.jobId(), actor);
+    byProxy.put(actor.proxy(), actor);
+    JsonObject early = endedEarly.remove(actor.jobId());
+    if (early != null) {
+      actor.ended(early);
+    }
+    actor.startReader();
+    return actor;
+  }
+
+  private Future<CodeBundle> bundle(ActorBuilderImpl.Spec<?> spec) {
+    Future<CodeBundle> b;
+    synchronized (this) {
+      if (bundle == null || bundle.failed()) {
+        List<JsonObject> provided = new ArrayList<>();
+        welcome.getJsonArray("runtime", new JsonArray()).forEach(j -> {
+          if (j instanceof JsonObject o) {
+            provided.add(o);
+          }
+        });
+        List<String> patterns = List.copyOf(options.getDistributedFiles());
+        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
+      }
+      b = bundle;
+    }
+    return b.compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
+  }
+
+  private void onEvent(JsonObject event) {
+    if (!"ended".equals(event.getString("event"))) {
+      return;
+    }
+    String jobId = event.getString("jobId");
+    RemoteActorImpl<?> actor = actors.get(jobId);
+    if (actor != null) {
+      actor.ended(event);
+    } else {
+      endedEarly.put(jobId, event);
+      vertx.setTimer(60_000, t -> endedEarly.remove(jobId));
+    }
+  }
+
+  void forget(RemoteActorImpl<?> actor) {
+    actors.remove(actor.jobId());
+    byProxy.remove(actor.proxy());
+  }
+
+  Optional<String> lostReason() {
+    return Optional.ofNullable(lostReason);
+  }
+
+  private <T> Future<T> onContext(Supplier<Future<T>> work) {
+    if (Vertx.currentContext() == context) {
+      return work.get();
+    }
+    Promise<T> p = Promise.promise();
+    context.runOnContext(v -> work.get().onComplete(p));
+    return p.future();
+  }
+
+  @Override
+  public synchronized Future<Void> closeAsync() {
+    if (closing == null) {
+      List<Future<Void>> closed = new ArrayList<>();
+      for (RemoteActorImpl<?> a : List.copyOf(actors.values())) {
+        closed.add(a.closeAsync().otherwiseEmpty());
+      }
+      closing = Future.all(closed)
+          .eventually(() -> onContext(gateway::close))
+          .eventually(() -> ownsVertx ? vertx.close() : Future.succeededFuture())
+          .mapEmpty();
+    }
+    return closing;
+  }
+
+  @Override
+  public void close() {
+    if (Context.isOnEventLoopThread()) {
+      throw new IllegalStateException("close() blocks: use closeAsync() on an event loop");
+    }
+    closeAsync().otherwiseEmpty().await();
+  }
+}

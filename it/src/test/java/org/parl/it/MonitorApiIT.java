@@ -1,0 +1,375 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.parl.ParlClient;
+import org.parl.RemoteActor;
+import org.parl.it.actors.Counter;
+import org.parl.it.actors.CounterImpl;
+import org.parl.monitor.MonitorHttp;
+
+/**
+ * The web monitor's API against a live GPU cluster (a master lending 4 fake GPUs and a worker
+ * lending 2): {@code /api/cluster} agrees exactly with the JobCenter, jobs and logs are found,
+ * {@code /metrics} is right, bad input gets JSON errors, and a killed worker disappears quickly.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MonitorApiIT {
+
+  private static final String MARKER = "monitor-it printed this line";
+
+  private TestCluster cluster;
+  private ParlClient parl;
+  private MonitorHttp http;
+  private ParlProcess secondWorker;
+  private String w2;
+  private RemoteActor<Counter> single;
+  private RemoteActor<Counter> pair;
+  private String closedJob;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = TestCluster.start(4);
+    http = new MonitorHttp(cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1));
+    ParlProcess[] handle = new ParlProcess[1];
+    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
+    secondWorker = handle[0];
+    parl = cluster.connect();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void clusterViewMatchesTheJobCenter() throws Exception {
+    JsonObject idle = awaitAgreement();
+    assertEquals("gpu", idle.getString("clusterType"));
+    assertEquals(2, idle.getJsonObject("totals").getInteger("workers"));
+    assertEquals(6, idle.getJsonObject("totals").getJsonObject("gpus").getInteger("total"));
+
+    single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    RemoteActor<Counter> another = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    another.run(x -> x.print("this actor will be closed")).await(20, TimeUnit.SECONDS);
+
+    JsonObject busy = awaitAgreement();
+    JsonObject totals = busy.getJsonObject("totals");
+    assertEquals(5, totals.getJsonObject("gpus").getInteger("used"));
+    assertEquals(1, totals.getJsonObject("gpus").getInteger("vacant"));
+    assertEquals(3, totals.getInteger("jobs"));
+    assertEquals(1, totals.getInteger("clients"));
+    JsonObject client = busy.getJsonArray("clients").getJsonObject(0);
+    assertEquals(parl.id(), client.getString("id"));
+    assertEquals(3, client.getInteger("actors"));
+    assertTrue(client.getString("logUrl").startsWith(http.base() + "/"), client.getString("logUrl"));
+    assertTrue(client.getString("logUrl").contains(parl.id()), client.getString("logUrl"));
+    assertNotNull(client.getString("program"));
+    assertTrue(client.getLong("uptimeS") >= 0);
+
+    closedJob = another.jobId();
+    another.close();
+    JsonObject after = awaitAgreement();
+    assertEquals(3, after.getJsonObject("totals").getJsonObject("gpus").getInteger("used"));
+    assertEquals(2, after.getJsonObject("totals").getInteger("jobs"));
+  }
+
+  @Test
+  @Order(2)
+  void aClientsJobsLiveAndEnded() throws Exception {
+    JsonObject answer = http.json("/api/jobs?client=" + parl.id());
+    Map<String, JsonObject> jobs = new HashMap<>();
+    answer.getJsonArray("jobs").forEach(j -> jobs.put(((JsonObject) j).getString("jobId"), (JsonObject) j));
+    assertEquals(Set.of(single.jobId(), pair.jobId(), closedJob), jobs.keySet(), answer.encodePrettily());
+    JsonObject live = jobs.get(single.jobId());
+    assertEquals("assigned", live.getString("state"));
+    assertEquals(single.workerId(), live.getString("workerId"));
+    assertEquals(single.gpus(), live.getJsonArray("gpus").stream().map(String::valueOf).toList());
+    assertTrue(live.getLong("pid") > 0);
+    JsonObject ended = jobs.get(closedJob);
+    assertEquals("ended", ended.getString("state"), ended.encode());
+    assertNotNull(ended.getLong("endedAt"));
+  }
+
+  @Test
+  @Order(3)
+  void logsShowWhatTheActorPrinted() throws Exception {
+    JsonObject log = awaitLog(single.jobId(), MARKER);
+    assertEquals(single.jobId(), log.getString("jobId"));
+    assertEquals(single.workerId(), log.getString("workerId"));
+
+    single.run(x -> x.print("second line")).await(20, TimeUnit.SECONDS);
+    JsonObject one = awaitLog(single.jobId() + "/log?lines=1", "second line");
+    assertEquals("second line", one.getString("log").strip(), "lines=1 gives just the last line");
+
+    awaitLog(closedJob, "this actor will be closed");
+
+    MonitorHttp.Reply download = http.get("/api/jobs/" + single.jobId() + "/log/download");
+    assertEquals(200, download.status());
+    assertTrue(download.contentType().startsWith("text/plain"), download.contentType());
+    assertEquals("attachment; filename=\"" + single.jobId() + ".log\"", download.header("content-disposition"));
+    assertTrue(download.body().contains(MARKER) && download.body().contains("second line"), download.body());
+  }
+
+  @Test
+  @Order(4)
+  void metricsInThePrometheusFormat() throws Exception {
+    MonitorHttp.Reply r = http.get("/metrics");
+    assertEquals(200, r.status());
+    assertTrue(r.contentType().startsWith("text/plain"), r.contentType());
+    Map<String, Double> m = new HashMap<>();
+    Set<String> typed = new TreeSet<>();
+    for (String line : r.body().split("\n")) {
+      if (line.startsWith("# TYPE ")) {
+        typed.add(line.split(" ")[2]);
+      } else if (!line.startsWith("# HELP ")) {
+        assertTrue(line.matches("[a-z_0-9]+(\\{[^}]*\\})? [-+0-9.eEaInfN]+"), "not a sample line: " + line);
+        int sp = line.lastIndexOf(' ');
+        m.put(line.substring(0, sp), Double.parseDouble(line.substring(sp + 1)));
+        String name = line.replaceAll("[{ ].*", "");
+        assertTrue(typed.contains(name), "no # TYPE before " + line);
+      }
+    }
+    JsonObject snapshot = cluster.member().snapshot();
+    assertEquals(2.0, m.get("parl_workers"));
+    assertEquals(1.0, m.get("parl_clients"));
+    assertEquals((double) snapshot.getJsonArray("jobs").size(), m.get("parl_jobs"));
+    assertEquals(0.0, m.get("parl_pending_requests"));
+    assertEquals(0.0, m.get("parl_pending_longest_wait_seconds"));
+    for (Object o : snapshot.getJsonArray("workers")) {
+      JsonObject w = (JsonObject) o;
+      String labels = "worker=\"" + w.getString("id") + "\",hostname=\"" + w.getString("hostname") + "\"";
+      assertEquals((double) w.getJsonArray("worker_vacant_gpus").size(), m.get("parl_worker_gpus{" + labels + ",state=\"vacant\"}"));
+      assertEquals((double) w.getJsonArray("worker_used_gpus").size(), m.get("parl_worker_gpus{" + labels + ",state=\"used\"}"));
+      assertEquals((double) w.getJsonArray("jobs").size(), m.get("parl_worker_jobs{" + labels + "}"));
+      assertNotNull(m.get("parl_worker_cpus{" + labels + ",state=\"vacant\"}"));
+      assertNotNull(m.get("parl_worker_calls_served_total{" + labels + "}"));
+    }
+  }
+
+  @Test
+  @Order(5)
+  void badInputGetsJsonErrors() throws Exception {
+    String job = single.jobId();
+    Map<String, Integer> cases = new java.util.LinkedHashMap<>();
+    cases.put("/api/jobs/job-999999/log", 404);
+    cases.put("/api/jobs/job-999999/log/download", 404);
+    cases.put("/api/jobs/nope/log", 404);
+    cases.put("/api/jobs/../../etc/passwd", 404);
+    cases.put("/api/jobs/../log", 404);
+    cases.put("/api/jobs/%2e%2e%2f%2e%2e%2fetc%2fpasswd/log", 404);
+    cases.put("/api/jobs/..%2f" + job + "/log", 404);
+    cases.put("/api/jobs/" + job + "%2f..%2f..%2fx/log/download", 404);
+    cases.put("/api/jobs/" + job + "/log?lines=0", 400);
+    cases.put("/api/jobs/" + job + "/log?lines=-5", 400);
+    cases.put("/api/jobs/" + job + "/log?lines=10001", 400);
+    cases.put("/api/jobs/" + job + "/log?lines=99999999999999999999", 400);
+    cases.put("/api/jobs/" + job + "/log?lines=abc", 400);
+    cases.put("/api/jobs/" + job + "/log?lines=", 400);
+    cases.put("/api/jobs?client=c-00000000", 404);
+    cases.put("/api/jobs?client=..%2f..%2fetc", 404);
+    cases.put("/api/jobs", 400);
+    cases.put("/api/nothing-here", 404);
+    List<String> wrong = new ArrayList<>();
+    for (Map.Entry<String, Integer> c : cases.entrySet()) {
+      MonitorHttp.Reply r = http.get(c.getKey());
+      boolean jsonError = r.contentType().startsWith("application/json") && r.json().getString("error") != null;
+      if (r.status() != c.getValue() || !jsonError) {
+        wrong.add(c.getKey() + " -> " + r.status() + " " + r.contentType() + " " + r.body());
+      }
+    }
+    assertEquals(List.of(), wrong, "expected status with a JSON {\"error\"} body");
+    assertEquals(200, http.get("/api/jobs/" + job + "/log?lines=10000").status(), "the node keeps answering");
+  }
+
+  @Test
+  @Order(6)
+  void aStandAloneMonitorShowsTheSameCluster() throws Exception {
+    try (ParlProcess standAlone = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address, "--port", "0")) {
+      MonitorHttp other = new MonitorHttp(standAlone.awaitLine("parl monitor ready: (http://\\S+)", TestCluster.START).group(1));
+      assertTrue(!other.base().equals(http.base()));
+      JsonObject mine = awaitAgreement();
+      JsonObject theirs = other.json("/api/cluster");
+      assertEquals(workerIds(mine), workerIds(theirs));
+      assertEquals(mine.getJsonObject("totals"), theirs.getJsonObject("totals"));
+      assertTrue(theirs.getJsonArray("clients").getJsonObject(0).getString("logUrl").startsWith(other.base() + "/jobs.html?client="));
+      assertTrue(other.json("/api/jobs/" + single.jobId() + "/log").getString("log").contains(MARKER));
+      assertEquals(404, other.get("/api/jobs/job-0/log").status());
+      int code = standAlone.stop(Duration.ofSeconds(30));
+      assertTrue(code == 0 || code == 143, "SIGTERM stops it cleanly, exit " + code + ":\n" + standAlone.output());
+    }
+  }
+
+  @Test
+  @Order(7)
+  void monitorCommandLineErrors() {
+    ParlProcess noMaster = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", "127.0.0.1:1");
+    assertEquals(1, noMaster.awaitExit(Duration.ofSeconds(60)), noMaster.output());
+    assertTrue(noMaster.output().contains("no parl master answers at 127.0.0.1:1"), noMaster.output());
+    ParlProcess badPort = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address, "--port", "70000");
+    assertEquals(2, badPort.awaitExit(Duration.ofSeconds(60)), badPort.output());
+    ParlProcess noAddress = ParlProcess.start(ParlProcess.env(cluster.home), "monitor");
+    assertEquals(2, noAddress.awaitExit(Duration.ofSeconds(60)), noAddress.output());
+  }
+
+  @Test
+  @Order(8)
+  void aKilledWorkerLeavesTheViewQuickly() throws Exception {
+    assertTrue(workerIds(http.json("/api/cluster")).contains(w2));
+    long killed = System.nanoTime();
+    secondWorker.kill();
+    JsonObject view;
+    while (true) {
+      view = http.json("/api/cluster");
+      if (!workerIds(view).contains(w2)) {
+        break;
+      }
+      if (System.nanoTime() - killed > TimeUnit.SECONDS.toNanos(10)) {
+        throw new AssertionError("worker " + w2 + " still shown 10 s after it was killed: " + view.encodePrettily());
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+    System.out.println("MonitorApiIT: killed worker " + w2 + " gone from /api/cluster after " + ms + " ms");
+    assertEquals(1, view.getJsonObject("totals").getInteger("workers"));
+    assertEquals(4, view.getJsonObject("totals").getJsonObject("gpus").getInteger("total"));
+    awaitAgreement();
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------
+
+  private static Set<String> workerIds(JsonObject view) {
+    return view.getJsonArray("workers").stream().map(w -> ((JsonObject) w).getString("id")).collect(Collectors.toSet());
+  }
+
+  /** Polls until /api/cluster and the JobCenter's snapshot agree exactly; returns the view. */
+  private JsonObject awaitAgreement() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    String why;
+    JsonObject view;
+    JsonObject snapshot;
+    do {
+      snapshot = cluster.member().snapshot();
+      view = http.json("/api/cluster");
+      why = disagreement(snapshot, view);
+      if (why == null) {
+        return view;
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError("/api/cluster disagrees with the JobCenter: " + why + "\nsnapshot: " + snapshot.encodePrettily()
+        + "\nview: " + view.encodePrettily());
+  }
+
+  private static String disagreement(JsonObject snapshot, JsonObject view) {
+    if (!"ok".equals(snapshot.getString("invariant"))) {
+      throw new AssertionError("pool invariant broken: " + snapshot.getString("invariant"));
+    }
+    Map<String, JsonObject> shown = new HashMap<>();
+    view.getJsonArray("workers").forEach(w -> shown.put(((JsonObject) w).getString("id"), (JsonObject) w));
+    JsonArray workers = snapshot.getJsonArray("workers");
+    if (workers.size() != shown.size()) {
+      return "workers " + shown.keySet();
+    }
+    Map<String, String> holderOf = new HashMap<>();
+    for (Object o : snapshot.getJsonArray("jobs")) {
+      JsonObject j = (JsonObject) o;
+      for (Object g : j.getJsonArray("gpus")) {
+        holderOf.put(j.getString("workerId") + "/" + g, j.getString("jobId"));
+      }
+    }
+    int used = 0;
+    for (Object o : workers) {
+      JsonObject w = (JsonObject) o;
+      JsonObject v = shown.get(w.getString("id"));
+      if (v == null) {
+        return "worker " + w.getString("id") + " missing";
+      }
+      JsonArray vacant = w.getJsonArray("worker_vacant_gpus");
+      JsonArray usedIds = w.getJsonArray("worker_used_gpus");
+      used += usedIds.size();
+      if (!sorted(vacant).equals(sorted(v.getJsonObject("gpus").getJsonArray("vacant")))
+          || !sorted(usedIds).equals(sorted(v.getJsonObject("gpus").getJsonArray("used")))) {
+        return "GPU lists of " + w.getString("id");
+      }
+      if (!w.getJsonObject("cpus").equals(v.getJsonObject("cpus"))) {
+        return "CPUs of " + w.getString("id");
+      }
+      if (!strings(w.getJsonArray("jobs")).equals(strings(v.getJsonArray("jobs")))) {
+        return "jobs of " + w.getString("id");
+      }
+      for (Object d : v.getJsonArray("gpuDevices")) {
+        JsonObject dev = (JsonObject) d;
+        String expected = holderOf.get(w.getString("id") + "/" + dev.getInteger("index"));
+        boolean isUsed = usedIds.contains(dev.getInteger("index"));
+        if (!(isUsed ? "used" : "vacant").equals(dev.getString("state")) || !java.util.Objects.equals(expected, dev.getString("jobId"))) {
+          return "GPU " + dev.getInteger("index") + " of " + w.getString("id") + " should be held by " + expected;
+        }
+      }
+      if (v.getJsonArray("gpuDevices").size() != vacant.size() + usedIds.size()) {
+        return "GPU devices of " + w.getString("id");
+      }
+    }
+    JsonObject totals = view.getJsonObject("totals");
+    if (totals.getJsonObject("gpus").getInteger("used") != used
+        || totals.getInteger("jobs") != snapshot.getJsonArray("jobs").size()
+        || totals.getInteger("waiting") != snapshot.getInteger("waiting")) {
+      return "totals " + totals.encode();
+    }
+    return null;
+  }
+
+  private static List<Integer> sorted(JsonArray ids) {
+    List<Integer> l = new ArrayList<>();
+    ids.forEach(i -> l.add((Integer) i));
+    l.sort(null);
+    return l;
+  }
+
+  /** Polls a job's log (a job id, or an id with a path and query) until it contains {@code text}. */
+  private JsonObject awaitLog(String jobAndQuery, String text) throws Exception {
+    String path = jobAndQuery.contains("/") ? "/api/jobs/" + jobAndQuery : "/api/jobs/" + jobAndQuery + "/log";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    JsonObject log;
+    do {
+      log = http.json(path);
+      if (log.getString("log", "").contains(text)) {
+        return log;
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError(path + " never showed '" + text + "': " + log.encodePrettily());
+  }
+
+  private static TreeSet<String> strings(JsonArray a) {
+    TreeSet<String> out = new TreeSet<>();
+    a.forEach(o -> out.add(String.valueOf(o)));
+    return out;
+  }
+}

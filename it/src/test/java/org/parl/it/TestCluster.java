@@ -1,0 +1,140 @@
+package org.parl.it;
+
+import org.parl.demo.FakeNvidiaSmi;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import org.parl.ConnectOptions;
+import org.parl.Parl;
+import org.parl.ParlClient;
+import org.parl.wire.ClassPaths;
+
+/**
+ * A master process (with its local worker) under a private PARL_HOME, plus whatever else a test
+ * starts against it; closing it kills everything it started.
+ */
+public final class TestCluster implements AutoCloseable {
+
+  public static final Duration START = Duration.ofSeconds(90);
+
+  public final Path home;
+  public final ParlProcess master;
+  public final String address;
+  public final String localWorker;
+  private final List<AutoCloseable> others = new ArrayList<>();
+  private TestMember member;
+
+  private TestCluster(Path home, ParlProcess master, String address, String localWorker) {
+    this.home = home;
+    this.master = master;
+    this.address = address;
+    this.localWorker = localWorker;
+  }
+
+  /** Starts {@code parl master --port 0 <args>}; {@code fakeGpus > 0} adds a fake nvidia-smi. */
+  public static TestCluster start(int fakeGpus, String... args) throws Exception {
+    Path home = Files.createTempDirectory("parl-it");
+    List<String> cmd = new ArrayList<>(List.of("master", "--port", "0"));
+    if (fakeGpus > 0) {
+      cmd.addAll(List.of("--gpu-cluster", "--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
+    }
+    cmd.addAll(List.of(args));
+    ParlProcess master = ParlProcess.start(ParlProcess.env(home), cmd.toArray(String[]::new));
+    Matcher m = master.awaitLine("parl master ready: address (\\S+), \\w+ cluster, (?:local worker (w-\\w+)|no local worker)", START);
+    return new TestCluster(home, master, m.group(1), m.group(2));
+  }
+
+  /** Starts another worker; returns its id once it is ready. */
+  public String addWorker(ParlProcess[] handle, String... args) {
+    List<String> cmd = new ArrayList<>(List.of("worker", "--address", address));
+    cmd.addAll(List.of(args));
+    ParlProcess p = ParlProcess.start(ParlProcess.env(home), cmd.toArray(String[]::new));
+    others.add(p);
+    handle[0] = p;
+    return p.awaitLine("parl worker (w-\\w+) ready", START).group(1);
+  }
+
+  public Path fakeSmi(int gpus) {
+    return fakeSmi(home, gpus);
+  }
+
+  private static Path fakeSmi(Path home, int gpus) {
+    try {
+      return FakeNvidiaSmi.write(home.resolve("bin"), gpus);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Runs a Java main class of the test class path as its own process (a user program). */
+  public ParlProcess program(Class<?> main, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(String.join(java.io.File.pathSeparator, ClassPaths.current().stream().map(Path::toString).toList()));
+    cmd.add(main.getName());
+    cmd.addAll(List.of(args));
+    ParlProcess p = ParlProcess.startCommand(ParlProcess.env(home), main.getSimpleName(), cmd);
+    others.add(p);
+    return p;
+  }
+
+  /** A client of this cluster, closed (freeing its actors) when the cluster is. */
+  public ParlClient connect(ConnectOptions options) {
+    ParlClient client = Parl.connect(options.setAddress(address));
+    others.add(0, client);
+    return client;
+  }
+
+  public ParlClient connect() {
+    return connect(new ConnectOptions());
+  }
+
+  public synchronized TestMember member() throws Exception {
+    if (member == null) {
+      member = TestMember.join(address);
+    }
+    return member;
+  }
+
+  /** Polls the JobCenter's snapshot until {@code check} holds (the pool is also verified exact). */
+  public JsonObject awaitSnapshot(Predicate<JsonObject> check, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    JsonObject s;
+    while (true) {
+      s = member().snapshot();
+      if (!"ok".equals(s.getString("invariant"))) {
+        throw new AssertionError("pool invariant broken: " + s.getString("invariant"));
+      }
+      if (check.test(s)) {
+        return s;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the JobCenter never reached the expected state; last snapshot: " + s.encodePrettily());
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  /** Waits until no job holds resources and every worker is wholly vacant. */
+  public JsonObject awaitIdle() throws Exception {
+    return awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty(), Duration.ofSeconds(20));
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (member != null) {
+      member.close();
+    }
+    for (AutoCloseable c : others) {
+      c.close();
+    }
+    master.close();
+  }
+}

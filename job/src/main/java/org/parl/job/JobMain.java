@@ -1,0 +1,192 @@
+package org.parl.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.LocalTime;
+import java.util.HexFormat;
+import java.util.Map;
+import org.parl.net.HostPort;
+import org.parl.wire.Frames;
+
+/**
+ * A job process: one JVM per actor, started by a worker, not a cluster member. It opens a data
+ * port, tells its worker (port and a one-time token), and serves exactly one client that presents
+ * the token. It ends when that client closes the actor or goes away, or when its worker goes away.
+ *
+ * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]},
+ * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
+ */
+public final class JobMain {
+
+  private static final ObjectMapper JSON = JobJson.MAPPER;
+  /** How long an assigned job waits for its client to connect. */
+  private static final long CLIENT_WAIT_MS = 60_000;
+
+  private final String slot;
+  private final ServerSocket data;
+  private final String token;
+  private final ActorHost host;
+  private final BlobStore blobs;
+  private volatile long assignedAt;
+  private volatile String jobId = "unassigned";
+  private static volatile ControlLink link;
+  private static boolean exiting;
+
+  private JobMain(String slot, ServerSocket data, String token, BlobStore blobs) {
+    this.slot = slot;
+    this.data = data;
+    this.token = token;
+    this.blobs = blobs;
+    this.host = new ActorHost(blobs, Path.of("").toAbsolutePath());
+  }
+
+  public static void main(String[] args) {
+    if (args.length == 2 && args[0].equals("--train")) {
+      train(Path.of(args[1]));
+      return;
+    }
+    try {
+      Map<String, String> a = JobArgs.parse(args);
+      HostPort worker = HostPort.parse(a.get("worker"));
+      ServerSocket data = new ServerSocket();
+      data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 4);
+      data.setSoTimeout(1000);
+      byte[] t = new byte[16];
+      new SecureRandom().nextBytes(t);
+      String token = HexFormat.of().formatHex(t);
+      JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
+      if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
+        job.host.warmUp();
+      }
+      link = ControlLink.connect(worker.host(), worker.port());
+      link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
+      link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,
+          "pid", ProcessHandle.current().pid()));
+      job.serve();
+    } catch (Throwable e) {
+      exit(1, "failed to start: " + e);
+    }
+  }
+
+  /**
+   * A training run for the class-data archive of job processes: loads what serving an actor
+   * loads, then exits so that the JVM (started with {@code -XX:ArchiveClassesAtExit}) dumps it.
+   */
+  private static void train(Path blobs) {
+    try {
+      new ActorHost(new BlobStore(blobs), Path.of("").toAbsolutePath()).warmUp();
+      System.exit(0);
+    } catch (Throwable e) {
+      System.err.println("training failed: " + e);
+      System.exit(1);
+    }
+  }
+
+  private void onControl(Map<String, Object> msg) {
+    switch (String.valueOf(msg.get("op"))) {
+      case "assign" -> {
+        jobId = String.valueOf(msg.get("jobId"));
+        assignedAt = System.currentTimeMillis();
+        log("job " + jobId + " assigned to client " + msg.get("clientId"));
+      }
+      case "ping" -> link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+      case "stop" -> exit(0, "stopped by its worker");
+      default -> log("ignored an unknown control message: " + msg);
+    }
+  }
+
+  /** Accepts connections until one presents the token, then serves it until it ends. */
+  private void serve() throws IOException {
+    while (true) {
+      Socket s;
+      try {
+        s = data.accept();
+      } catch (SocketTimeoutException e) {
+        if (assignedAt > 0 && System.currentTimeMillis() - assignedAt > CLIENT_WAIT_MS) {
+          exit(0, "its client did not connect within " + CLIENT_WAIT_MS / 1000 + " s");
+        }
+        continue;
+      }
+      s.setTcpNoDelay(true);
+      ClientInput buffered = new ClientInput(s.getInputStream());
+      DataInputStream in = new DataInputStream(buffered);
+      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+      if (!authenticated(in, out)) {
+        s.close();
+        continue;
+      }
+      data.close();
+      new ClientSession(host, blobs, buffered, in, out).run();
+      exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
+    }
+  }
+
+  private boolean authenticated(DataInputStream in, OutputStream out) {
+    try {
+      Frames.Frame frame = Frames.read(in);
+      Map<?, ?> hello = frame.type() == Frames.HELLO ? JSON.readValue(frame.payload(), Map.class) : Map.of();
+      boolean tokenOk = hello.get("token") instanceof String offered
+          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+      String refusal = !tokenOk ? "wrong token: this job belongs to another client"
+          : !Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))
+              ? "this job speaks parl protocol " + Frames.PROTOCOL + " and the client " + hello.get("protocol")
+                  + ": use the same parl version on clients and workers"
+              : null;
+      if (refusal == null) {
+        ClientSession.answerHello(hello, blobs, out, jobId, frame.id());
+        return true;
+      }
+      Frames.write(out, Frames.ERROR, frame.id(), ErrorPayload.of(new CallFailure("invalid", refusal)));
+    } catch (EOFException e) {
+      // a probe that closed at once
+    } catch (IOException | RuntimeException e) {
+      log("refused a connection: " + e.getMessage());
+    }
+    return false;
+  }
+
+  static void log(String message) {
+    System.out.println(LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + " parl job: " + message);
+  }
+
+  /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
+  static void exit(int code, String why) {
+    synchronized (JobMain.class) {
+      if (exiting) {
+        return;
+      }
+      exiting = true;
+    }
+    log("exiting: " + why);
+    if (link != null) {
+      link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+      // the JVM waits up to 300 ms at exit for threads blocked in native reads: end the reader's read
+      link.close();
+    }
+    System.out.flush();
+    Thread killer = new Thread(() -> {
+      try {
+        Thread.sleep(5_000);
+      } catch (InterruptedException e) {
+        // exit anyway
+      }
+      Runtime.getRuntime().halt(code);
+    });
+    killer.setDaemon(true);
+    killer.start();
+    System.exit(code);
+  }
+}

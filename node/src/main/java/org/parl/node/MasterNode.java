@@ -1,0 +1,92 @@
+package org.parl.node;
+
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.parl.cluster.Addresses;
+import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.ClusterNode;
+import org.parl.cluster.ClusterType;
+import org.parl.master.JobCenterVerticle;
+import org.parl.master.MasterVerticle;
+import org.parl.monitor.MonitorVerticle;
+import org.parl.worker.WorkerSettings;
+import org.parl.worker.WorkerVerticle;
+
+/**
+ * A master running in this process: its Hazelcast member, the JobCenter, the gateway, the local
+ * worker (if any) and the web monitor. {@code parl master} runs one in the foreground;
+ * {@code parl demo} runs two side by side.
+ */
+public final class MasterNode implements AutoCloseable {
+
+  /** What to start; {@code local} is null for a master without a local worker. */
+  public record Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
+              int maxGpusPerActor, Path hazelcastConfig) {}
+
+  public final ClusterNode node;
+  public final ClusterInfo info;
+  public final WorkerSettings local;
+  private final Path clusterFile;
+
+  private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile) {
+    this.node = node;
+    this.info = info;
+    this.local = local;
+    this.clusterFile = clusterFile;
+  }
+
+  /**
+   * Starts every part. Servers bind their ports themselves (port 0, or the monitor's default
+   * port when taken, become free ports), so two masters starting side by side cannot race for one.
+   *
+   * @throws NodeFailure when a port is taken or a part cannot start
+   */
+  public static MasterNode start(Spec s) {
+    if (s.port() != 0) {
+      Ports.claim(s.host(), s.port(), "--port");
+    }
+    if (s.monitorPort() != null && s.monitorPort() != 0) {
+      Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
+    }
+    String clusterName = ClusterNode.newClusterName();
+    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
+    AtomicReference<ClusterInfo> info = new AtomicReference<>();
+    try {
+      Vertx vertx = node.vertx();
+      Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
+      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), s.port());
+      Nodes.deploy(vertx, gateway);
+      int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
+      MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);
+      Nodes.deploy(vertx, monitor);
+      info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
+          s.maxGpusPerActor(), monitor.url()));
+      Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
+          .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
+      if (s.local() != null) {
+        Nodes.deploy(vertx, new WorkerVerticle(node, s.local()));
+      }
+    } catch (NodeFailure e) {
+      Nodes.close(node);
+      throw e;
+    }
+    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()));
+  }
+
+  /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */
+  public String readyLine() {
+    return "parl master ready: address " + info.address() + ", " + info.type().name() + " cluster"
+        + (local == null ? ", no local worker" : ", local worker " + local.workerId() + " lending " + Nodes.describe(local));
+  }
+
+  public void forgetClusterFile() {
+    ClusterFiles.remove(clusterFile);
+  }
+
+  @Override
+  public void close() {
+    forgetClusterFile();
+    Nodes.close(node);
+  }
+}
