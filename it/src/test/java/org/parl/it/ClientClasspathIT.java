@@ -1,0 +1,115 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A user's program built and run with nothing but {@code bin/parl classpath} (README): it compiles
+ * against the client artifact alone, runs against a real cluster, and that class path holds no node
+ * runtime (no Hazelcast, no web server, no CLI, no logging binding).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClientClasspathIT {
+
+  private static final Duration QUICK = Duration.ofSeconds(120);
+  private static final String PROGRAM = """
+      import org.parl.Parl;
+      import org.parl.ParlClient;
+      import org.parl.RemoteClass;
+
+      public class HelloParl {
+        public interface Greeter { String greet(String who); long pid(); }
+
+        @RemoteClass(cpus = 1)
+        public static class GreeterImpl implements Greeter {
+          public GreeterImpl() {}
+          public String greet(String who) { return "hello " + who; }
+          public long pid() { return ProcessHandle.current().pid(); }
+        }
+
+        public static void main(String[] args) {
+          try (ParlClient parl = Parl.connect(args[0])) {
+            Greeter g = parl.actor(Greeter.class, GreeterImpl.class).create();
+            System.out.println("ANSWER " + g.greet("parl") + " from pid " + g.pid()
+                + " (client pid " + ProcessHandle.current().pid() + ")");
+          }
+          System.exit(0);
+        }
+      }
+      """;
+
+  private TestCluster cluster;
+  private Path dir;
+
+  @BeforeAll
+  void start() throws Exception {
+    cluster = TestCluster.start(0, "--cpus", "1");
+    dir = Files.createTempDirectory("parl-classpath-it");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  @Test
+  void programBuiltWithTheClientClasspathRunsAgainstACluster() throws Exception {
+    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
+    String classpath;
+    try (ParlProcess printed = ParlProcess.startCommand(Map.of(), "classpath",
+        List.of(root.resolve("bin/parl").toString(), "classpath"))) {
+      classpath = printed.awaitLine("^(/\\S*/client/target/parl\\.jar:\\S*)$", QUICK).group(1);
+      assertEquals(0, printed.awaitExit(QUICK), printed.output());
+    }
+
+    List<String> jars = new ArrayList<>();
+    for (String entry : classpath.split(File.pathSeparator)) {
+      Path p = Path.of(entry.endsWith("*") ? entry.substring(0, entry.length() - 1) : entry);
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.list(p)) {
+          s.forEach(j -> jars.add(j.getFileName().toString()));
+        }
+      } else {
+        jars.add(p.getFileName().toString());
+      }
+    }
+    assertTrue(jars.stream().anyMatch(j -> j.startsWith("vertx-core")), "vertx-core is on it: " + jars);
+    for (String forbidden : List.of("hazelcast", "vertx-web", "vertx-hazelcast", "picocli", "logback", "parl-node", "parl-cli")) {
+      assertTrue(jars.stream().noneMatch(j -> j.startsWith(forbidden)), forbidden + " must not be on the client class path: " + jars);
+    }
+
+    Files.writeString(dir.resolve("HelloParl.java"), PROGRAM);
+    String javaHome = System.getProperty("java.home");
+    try (ParlProcess javac = ParlProcess.startCommand(Map.of(), "javac",
+        List.of(Path.of(javaHome, "bin", "javac").toString(), "-cp", classpath, "-d", dir.toString(),
+            dir.resolve("HelloParl.java").toString()))) {
+      assertEquals(0, javac.awaitExit(QUICK), javac.output());
+    }
+
+    try (ParlProcess program = ParlProcess.startCommand(ParlProcess.env(cluster.home), "hello",
+        List.of(Path.of(javaHome, "bin", "java").toString(), "-cp", classpath + File.pathSeparator + dir,
+            "HelloParl", cluster.address))) {
+      var answer = program.awaitLine("ANSWER hello parl from pid (\\d+) \\(client pid (\\d+)\\)", QUICK);
+      assertTrue(!answer.group(1).equals(answer.group(2)), "the actor ran in a job process of its own");
+      assertEquals(0, program.awaitExit(QUICK), program.output());
+    }
+  }
+}
