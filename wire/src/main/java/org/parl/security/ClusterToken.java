@@ -1,0 +1,234 @@
+package org.parl.security;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.parl.AuthenticationException;
+
+/**
+ * The cluster's one secret (SPEC §9). Every node command and client finds it the same way, in this
+ * order: an explicit file ({@code --token-file}, {@code ConnectOptions.setTokenFile}), the value in
+ * {@code PARL_TOKEN}, the file named by {@code PARL_TOKEN_FILE}, then {@code $PARL_HOME/token}
+ * ({@code PARL_HOME} defaults to {@code ~/.parl}). A token file readable by other users is refused.
+ *
+ * <p>The token itself never leaves the process: peers prove that they hold it with
+ * {@link #proof} over fresh nonces, and every other secret (TLS keys, the Hazelcast cluster name)
+ * is derived from it with {@link #derive}.
+ */
+public final class ClusterToken {
+
+  public static final String TOKEN_ENV = "PARL_TOKEN";
+  public static final String TOKEN_FILE_ENV = "PARL_TOKEN_FILE";
+  public static final String HOME_ENV = "PARL_HOME";
+  /** Like PARL's {@code XPARL_AUTH_TOKEN}: shorter secrets are refused. */
+  static final int MIN_LENGTH = 32;
+  private static final int MAX_LENGTH = 4096;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final byte[] secret;
+  private final String source;
+
+  private ClusterToken(String value, String source) {
+    this.secret = value.getBytes(StandardCharsets.UTF_8);
+    this.source = source;
+  }
+
+  /** Where the token came from, for messages (never the token itself). */
+  public String source() {
+    return source;
+  }
+
+  /**
+   * Finds the token as SPEC §9 says.
+   *
+   * @param explicitFile {@code --token-file} or {@code ConnectOptions.getTokenFile()}, or null
+   * @throws AuthenticationException naming every place looked in, when none holds a usable token
+   */
+  public static ClusterToken find(Path explicitFile) {
+    return find(explicitFile, System.getenv());
+  }
+
+  static ClusterToken find(Path explicitFile, Map<String, String> env) {
+    if (explicitFile != null) {
+      return fromFile(explicitFile, "--token-file " + explicitFile);
+    }
+    String value = env.get(TOKEN_ENV);
+    if (value != null && !value.isBlank()) {
+      return of(value.strip(), TOKEN_ENV);
+    }
+    String file = env.get(TOKEN_FILE_ENV);
+    if (file != null && !file.isBlank()) {
+      return fromFile(Path.of(file), TOKEN_FILE_ENV + "=" + file);
+    }
+    Path home = homeFile(env);
+    if (Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
+      return fromFile(home, home.toString());
+    }
+    throw new AuthenticationException("no cluster token found: looked in --token-file (not given), " + TOKEN_ENV
+        + " (not set), " + TOKEN_FILE_ENV + " (not set) and " + home + " (no such file). The master creates "
+        + home + " when it first starts; on another host, copy that file there (mode 600) or set " + TOKEN_ENV);
+  }
+
+  /**
+   * What the master uses: the token found as {@link #find} does, or a new one (256 random bits)
+   * written to {@code $PARL_HOME/token} with mode 0600 when there is none anywhere.
+   *
+   * @param say told one sentence when a new token file is created
+   */
+  public static ClusterToken findOrCreate(Path explicitFile, Consumer<String> say) {
+    return findOrCreate(explicitFile, System.getenv(), say);
+  }
+
+  static ClusterToken findOrCreate(Path explicitFile, Map<String, String> env, Consumer<String> say) {
+    boolean nothingGiven = explicitFile == null && blank(env.get(TOKEN_ENV)) && blank(env.get(TOKEN_FILE_ENV));
+    Path home = homeFile(env);
+    if (nothingGiven && !Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
+      String value = HexFormat.of().formatHex(nonce(32));
+      try {
+        Files.createDirectories(home.getParent());
+        Files.writeString(home, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE);
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rw-------"));
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        return find(explicitFile, env); // another master made it at the same moment: use theirs
+      } catch (IOException e) {
+        throw new AuthenticationException("cannot create the cluster token " + home + ": " + e.getMessage(), e);
+      }
+      say.accept("created the cluster token " + home + " (mode 600): copy this file to every host that joins "
+          + "the cluster (or set " + TOKEN_ENV + " there)");
+      return of(value, home.toString());
+    }
+    return find(explicitFile, env);
+  }
+
+  /** The default token file, {@code $PARL_HOME/token}. */
+  public static Path homeFile() {
+    return homeFile(System.getenv());
+  }
+
+  static Path homeFile(Map<String, String> env) {
+    String home = env.get(HOME_ENV);
+    Path root = !blank(home) ? Path.of(home) : Path.of(System.getProperty("user.home"), ".parl");
+    return root.resolve("token");
+  }
+
+  private static ClusterToken fromFile(Path file, String source) {
+    if (!Files.isRegularFile(file)) {
+      throw new AuthenticationException("the cluster token file " + file + " (from " + source + ") "
+          + (Files.exists(file) ? "is not a regular file" : "does not exist")
+          + ": copy the master's token file there, or set " + TOKEN_ENV);
+    }
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(file);
+      for (PosixFilePermission p : perms) {
+        if (p.name().startsWith("GROUP") || p.name().startsWith("OTHERS")) {
+          throw new AuthenticationException("the cluster token file " + file + " can be read or changed by other "
+              + "users (" + PosixFilePermissions.toString(perms) + "); run: chmod 600 " + file);
+        }
+      }
+      if (Files.size(file) > MAX_LENGTH) {
+        throw new AuthenticationException("the cluster token file " + file + " is larger than " + MAX_LENGTH
+            + " bytes: it is not a token file");
+      }
+      return of(Files.readString(file, StandardCharsets.UTF_8).strip(), source);
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: permissions cannot be checked there
+      return ofUnchecked(file, source);
+    } catch (IOException e) {
+      throw new AuthenticationException("cannot read the cluster token file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static ClusterToken ofUnchecked(Path file, String source) {
+    try {
+      return of(Files.readString(file, StandardCharsets.UTF_8).strip(), source);
+    } catch (IOException e) {
+      throw new AuthenticationException("cannot read the cluster token file " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A token given as a value (tests, {@code PARL_TOKEN}). */
+  public static ClusterToken of(String value, String source) {
+    if (value.length() < MIN_LENGTH || value.length() > MAX_LENGTH || value.chars().anyMatch(Character::isWhitespace)) {
+      throw new AuthenticationException("the cluster token from " + source + " must be " + MIN_LENGTH + " to "
+          + MAX_LENGTH + " characters without spaces (the master makes one of 64 hex digits)");
+    }
+    return new ClusterToken(value, source);
+  }
+
+  /** A secret derived from the token for one purpose ({@code label}): HMAC-SHA256(token, label). */
+  public byte[] derive(String label) {
+    return hmac(secret, label.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Proof that the sender holds the token: HMAC-SHA256 over a purpose label and the given parts
+   * (each length-prefixed, so that no two different part lists give the same input).
+   */
+  public byte[] proof(String label, byte[]... parts) {
+    List<byte[]> all = new ArrayList<>();
+    all.add(label.getBytes(StandardCharsets.UTF_8));
+    all.addAll(List.of(parts));
+    return hmac(secret, concat(all));
+  }
+
+  /** Checks a peer's {@link #proof} in constant time. */
+  public boolean verify(byte[] claimed, String label, byte[]... parts) {
+    return claimed != null && MessageDigest.isEqual(claimed, proof(label, parts));
+  }
+
+  /** {@code n} fresh random bytes, for nonces. */
+  public static byte[] nonce(int n) {
+    byte[] b = new byte[n];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  static byte[] hmac(byte[] key, byte[] data) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(data);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this Java runtime", e);
+    }
+  }
+
+  private static byte[] concat(List<byte[]> parts) {
+    int n = 0;
+    for (byte[] p : parts) {
+      n += 4 + p.length;
+    }
+    ByteBuffer b = ByteBuffer.allocate(n);
+    for (byte[] p : parts) {
+      b.putInt(p.length).put(p);
+    }
+    return b.array();
+  }
+
+  private static boolean blank(String s) {
+    return s == null || s.isBlank();
+  }
+
+  @Override
+  public String toString() {
+    return "cluster token from " + source;
+  }
+}
