@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
@@ -131,6 +132,15 @@ class ActorConnectionTest {
     return f.get(10, TimeUnit.SECONDS);
   }
 
+  /** {@link #get(Future)} for lambdas, which cannot throw checked exceptions. */
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.await(10, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("no answer within 10 s", e);
+    }
+  }
+
   private static <T> T get(Future<T> f) throws Exception {
     return f.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -235,13 +245,13 @@ class ActorConnectionTest {
         for (int i = 0; i < 200; i++) {
           String text = name + "-" + i;
           if (i % 2 == 0) {
-            assertEquals(text, conn.call(Frames.CALL, payload(text), decoder).await());
+            assertEquals(text, await(conn.call(Frames.CALL, payload(text), decoder)));
           } else {
             async.add(conn.send(Frames.CALL, payload(text + "-async"), decoder));
           }
         }
         for (int i = 0; i < async.size(); i++) {
-          assertEquals(name + "-" + (2 * i + 1) + "-async", async.get(i).await());
+          assertEquals(name + "-" + (2 * i + 1) + "-async", await(async.get(i)));
         }
       }));
     }
