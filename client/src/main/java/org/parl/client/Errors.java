@@ -12,6 +12,7 @@ import org.parl.RemoteAttributeException;
 import org.parl.RemoteException;
 import org.parl.RemoteSerializationException;
 import org.parl.ResourceException;
+import org.parl.wire.ErrorKind;
 
 /** Turns failures reported by the master or a job into the exceptions of the public API. */
 final class Errors {
@@ -33,12 +34,12 @@ final class Errors {
   /** The JSON body of a job's ERROR frame. */
   static ParlException fromJob(JsonObject err) {
     String message = err.getString("message", "no reason given");
-    return switch (err.getString("kind", "")) {
-      case "remote" -> new RemoteException(message, err.getString("exception", "?"),
+    return switch (ErrorKind.ofName(err.getString("kind", ""))) {
+      case REMOTE -> new RemoteException(message, err.getString("exception", "?"),
           err.getString("exceptionMessage"), stack(err.getJsonArray("stack", new JsonArray())));
-      case "serialization" -> new RemoteSerializationException(message);
-      case "attribute" -> new RemoteAttributeException(message);
-      case "invalid" -> new InvalidRequestException(message);
+      case SERIALIZATION -> new RemoteSerializationException(message);
+      case ATTRIBUTE -> new RemoteAttributeException(message);
+      case INVALID -> new InvalidRequestException(message);
       default -> new ParlException(message);
     };
   }

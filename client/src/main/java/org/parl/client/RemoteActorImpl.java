@@ -96,7 +96,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     }
     MethodInfo info = methods.computeIfAbsent(m, this::methodInfo);
     RemoteMethod shape = info.shape();
-    FrameBuffer frame = ActorConnection.frame(2 + shape.signatureUtf8().length + ValueCodec.sizeHint(args))
+    FrameBuffer frame = FrameWriter.buffer(2 + shape.signatureUtf8().length + ValueCodec.sizeHint(args))
         .name(shape.signatureUtf8());
     try {
       codec.writeAll(shape.parameters(), args, frame);
@@ -137,7 +137,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
       return Future.failedFuture(closedError());
     }
     byte[] name = field.getBytes(StandardCharsets.UTF_8);
-    FrameBuffer frame = ActorConnection.frame(2 + name.length + ValueCodec.sizeHint(value)).name(name);
+    FrameBuffer frame = FrameWriter.buffer(2 + name.length + ValueCodec.sizeHint(value)).name(name);
     try {
       codec.write(value == null ? Object.class : value.getClass(), value, frame);
     } catch (IOException | RuntimeException e) {

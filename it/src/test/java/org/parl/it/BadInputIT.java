@@ -149,7 +149,7 @@ class BadInputIT {
         assertEquals(Frames.RESULT, Frames.read(in).type(), "the right token is accepted after the bad attempts");
         Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
         JsonObject err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
-        assertEquals("invalid", err.getString("kind"));
+        assertEquals("INVALID", err.getString("kind"));
         Frames.write(s.getOutputStream(), Frames.BLOB, 3, Frames.named("../../etc/passwd", new byte[] {1}));
         err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertTrue(err.getString("message").contains("not a content hash"), err.encode());

@@ -1,20 +1,22 @@
 package org.parl.job;
 
+import org.parl.wire.ErrorKind;
+
 /**
- * A request the actor host could not serve. {@code kind} tells the client which exception to
- * raise: {@code remote} (the user's code threw), {@code serialization}, {@code attribute} (no such
- * field), {@code invalid} (a request that makes no sense).
+ * A request the actor host could not serve. Its {@link ErrorKind} tells the client which exception
+ * to raise: {@code REMOTE} (the user's code threw), {@code SERIALIZATION}, {@code ATTRIBUTE} (no
+ * such field, or one that cannot be written), {@code INVALID} (a request that makes no sense).
  */
 final class CallFailure extends Exception {
 
-  final String kind;
+  final ErrorKind kind;
 
-  CallFailure(String kind, String message, Throwable cause) {
+  CallFailure(ErrorKind kind, String message, Throwable cause) {
     super(message, cause, false, false);
     this.kind = kind;
   }
 
-  CallFailure(String kind, String message) {
+  CallFailure(ErrorKind kind, String message) {
     this(kind, message, null);
   }
 }

@@ -1,12 +1,16 @@
 package org.parl.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON body of an ERROR frame: the kind, and the remote exception with its stack trace. */
+/**
+ * The JSON body of an ERROR frame: the kind (an {@link org.parl.wire.ErrorKind} name), the message,
+ * and the remote exception with its stack trace.
+ */
 final class ErrorPayload {
 
   private static final ObjectMapper JSON = JobJson.MAPPER;
@@ -15,7 +19,7 @@ final class ErrorPayload {
 
   static byte[] of(CallFailure f) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("kind", f.kind);
+    m.put("kind", f.kind.name());
     m.put("message", f.getMessage());
     Throwable t = f.getCause();
     if (t != null) {
@@ -42,7 +46,7 @@ final class ErrorPayload {
     try {
       return JSON.writeValueAsBytes(m);
     } catch (Exception e) {
-      return ("{\"kind\":\"" + f.kind + "\",\"message\":\"unreportable error\"}").getBytes();
+      return ("{\"kind\":\"" + f.kind.name() + "\",\"message\":\"unreportable error\"}").getBytes(StandardCharsets.UTF_8);
     }
   }
 }

@@ -1,9 +1,7 @@
 package org.parl.job;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -11,15 +9,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.LocalTime;
 import java.util.HexFormat;
 import java.util.Map;
 import org.parl.net.HostPort;
-import org.parl.wire.Frames;
 
 /**
  * A job process: one JVM per actor, started by a worker, not a cluster member. It opens a data
@@ -31,7 +26,6 @@ import org.parl.wire.Frames;
  */
 public final class JobMain {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
   /** How long an assigned job waits for its client to connect. */
   private static final long CLIENT_WAIT_MS = 60_000;
 
@@ -69,7 +63,7 @@ public final class JobMain {
       String token = HexFormat.of().formatHex(t);
       JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
-        job.host.warmUp();
+        WarmUp.run(job.blobs);
       }
       link = ControlLink.connect(worker.host(), worker.port());
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
@@ -87,7 +81,7 @@ public final class JobMain {
    */
   private static void train(Path blobs) {
     try {
-      new ActorHost(new BlobStore(blobs), Path.of("").toAbsolutePath()).warmUp();
+      WarmUp.run(new BlobStore(blobs));
       System.exit(0);
     } catch (Throwable e) {
       System.err.println("training failed: " + e);
@@ -102,7 +96,7 @@ public final class JobMain {
         assignedAt = System.currentTimeMillis();
         log("job " + jobId + " assigned to client " + msg.get("clientId"));
       }
-      case "ping" -> link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+      case "ping" -> link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
       case "stop" -> exit(0, "stopped by its worker");
       default -> log("ignored an unknown control message: " + msg);
     }
@@ -124,38 +118,14 @@ public final class JobMain {
       ClientInput buffered = new ClientInput(s.getInputStream());
       DataInputStream in = new DataInputStream(buffered);
       OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
-      if (!authenticated(in, out)) {
+      if (!Handshake.accept(in, out, token, blobs, jobId)) {
         s.close();
         continue;
       }
       data.close();
-      new ClientSession(host, blobs, buffered, in, out).run();
+      new CallerSession(host, blobs, buffered, in, out).run();
       exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
     }
-  }
-
-  private boolean authenticated(DataInputStream in, OutputStream out) {
-    try {
-      Frames.Frame frame = Frames.read(in);
-      Map<?, ?> hello = frame.type() == Frames.HELLO ? JSON.readValue(frame.payload(), Map.class) : Map.of();
-      boolean tokenOk = hello.get("token") instanceof String offered
-          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
-      String refusal = !tokenOk ? "wrong token: this job belongs to another client"
-          : !Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))
-              ? "this job speaks parl protocol " + Frames.PROTOCOL + " and the client " + hello.get("protocol")
-                  + ": use the same parl version on clients and workers"
-              : null;
-      if (refusal == null) {
-        ClientSession.answerHello(hello, blobs, out, jobId, frame.id());
-        return true;
-      }
-      Frames.write(out, Frames.ERROR, frame.id(), ErrorPayload.of(new CallFailure("invalid", refusal)));
-    } catch (EOFException e) {
-      // a probe that closed at once
-    } catch (IOException | RuntimeException e) {
-      log("refused a connection: " + e.getMessage());
-    }
-    return false;
   }
 
   static void log(String message) {
@@ -172,7 +142,7 @@ public final class JobMain {
     }
     log("exiting: " + why);
     if (link != null) {
-      link.send(Map.of("op", "pong", "calls", ClientSession.CALLS.get()));
+      link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
       // the JVM waits up to 300 ms at exit for threads blocked in native reads: end the reader's read
       link.close();
     }

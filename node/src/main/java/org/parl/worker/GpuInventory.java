@@ -1,30 +1,37 @@
 package org.parl.worker;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The GPUs of this host, read from {@code nvidia-smi}. The binary can be replaced (option
  * {@code --nvidia-smi} or {@code PARL_NVIDIA_SMI}); tests use a script that prints N fake GPUs,
  * and nothing else about GPUs is faked.
  *
- * <p>Runs a process and waits for it: call it off the event loop.
+ * <p>A query that fails, or overruns its deadline (the binary is then killed), falls back to the
+ * last good reading, marked stale. Runs a process and waits for it: call it off the event loop.
  */
 public final class GpuInventory {
 
   public static final String ENV = "PARL_NVIDIA_SMI";
   static final String QUERY = "--query-gpu=index,uuid,name,memory.total,memory.used,utilization.gpu";
-  private static final long TIMEOUT_S = 15;
+  static final Duration DEADLINE = Duration.ofSeconds(15);
 
   private final String binary;
+  private final Duration deadline;
+  /** The devices of the last reading that succeeded, or null. */
+  private volatile List<GpuDevice> lastGood;
 
   public GpuInventory(String binary) {
+    this(binary, DEADLINE);
+  }
+
+  GpuInventory(String binary, Duration deadline) {
     this.binary = binary;
+    this.deadline = deadline;
   }
 
   /** The binary from the option, else the environment, else {@code nvidia-smi} on the PATH. */
@@ -40,8 +47,21 @@ public final class GpuInventory {
     return binary;
   }
 
-  /** The result of one query: the devices, or why there are none. */
-  public record Reading(List<GpuDevice> devices, Optional<String> problem) {
+  /**
+   * The result of one query: the devices, or why there are none.
+   *
+   * @param stale the query failed ({@code problem} says why) and {@code devices} are those of the
+   *     last query that succeeded
+   */
+  public record Reading(List<GpuDevice> devices, Optional<String> problem, boolean stale) {
+
+    static Reading of(List<GpuDevice> devices) {
+      return new Reading(List.copyOf(devices), Optional.empty(), false);
+    }
+
+    static Reading failed(String problem) {
+      return new Reading(List.of(), Optional.of(problem), false);
+    }
 
     public List<Integer> ids() {
       return devices.stream().map(GpuDevice::index).toList();
@@ -49,58 +69,36 @@ public final class GpuInventory {
   }
 
   public Reading read() {
-    Process p;
-    try {
-      p = new ProcessBuilder(binary, QUERY, "--format=csv,noheader,nounits").redirectErrorStream(true).start();
-    } catch (IOException e) {
-      return new Reading(List.of(), Optional.of(binary + " cannot be run (" + e.getMessage()
-          + "): no NVIDIA driver here, or pass its path with --nvidia-smi / " + ENV));
+    Reading r = query();
+    if (r.problem().isEmpty()) {
+      lastGood = r.devices();
+      return r;
     }
-    try (InputStream in = p.getInputStream()) {
-      p.getOutputStream().close();
-      String out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return new Reading(List.of(), Optional.of(binary + " did not answer within " + TIMEOUT_S + " s"));
-      }
-      if (p.exitValue() != 0) {
-        return new Reading(List.of(), Optional.of(binary + " failed (exit " + p.exitValue() + "): " + firstLine(out)));
-      }
-      return parse(out);
+    List<GpuDevice> last = lastGood;
+    return last == null ? r : new Reading(last, r.problem(), true);
+  }
+
+  private Reading query() {
+    TimedCommand.Outcome out;
+    try {
+      out = TimedCommand.run(List.of(binary, QUERY, "--format=csv,noheader,nounits"), deadline);
+    } catch (TimeoutException e) {
+      return Reading.failed(binary + " did not answer within " + describe(deadline) + "; it was killed");
     } catch (IOException e) {
-      return new Reading(List.of(), Optional.of("reading " + binary + " failed: " + e.getMessage()));
+      return Reading.failed(binary + " cannot be run (" + e.getMessage()
+          + "): no NVIDIA driver here, or pass its path with --nvidia-smi / " + ENV);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      p.destroyForcibly();
-      return new Reading(List.of(), Optional.of("interrupted while running " + binary));
+      return Reading.failed("interrupted while running " + binary);
     }
+    if (out.exitCode() != 0) {
+      return Reading.failed(binary + " failed (exit " + out.exitCode() + "): " + firstLine(out.output()));
+    }
+    return NvidiaSmiCsv.parse(out.output());
   }
 
-  /** Parses {@code index, uuid, name, memory.total, memory.used, utilization.gpu} lines. */
-  static Reading parse(String csv) {
-    List<GpuDevice> devices = new ArrayList<>();
-    for (String line : csv.split("\\R")) {
-      if (line.isBlank()) {
-        continue;
-      }
-      String[] f = line.split(",");
-      if (f.length < 6) {
-        return new Reading(List.of(), Optional.of("unexpected nvidia-smi line: " + line.strip()));
-      }
-      try {
-        devices.add(new GpuDevice(Integer.parseInt(f[0].strip()), f[1].strip(), f[2].strip(),
-            number(f[3]), number(f[4]), (int) number(f[5])));
-      } catch (NumberFormatException e) {
-        return new Reading(List.of(), Optional.of("unexpected nvidia-smi line: " + line.strip()));
-      }
-    }
-    return new Reading(devices, Optional.empty());
-  }
-
-  /** nvidia-smi prints "[N/A]" or "[Not Supported]" for values some GPUs do not report. */
-  private static long number(String s) {
-    String t = s.strip();
-    return t.startsWith("[") ? 0 : Math.round(Double.parseDouble(t));
+  private static String describe(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
   }
 
   private static String firstLine(String s) {

@@ -6,12 +6,19 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a worker reports about its host every few seconds: memory, load, and per-GPU memory and
- * utilisation from nvidia-smi. Blocking (reads /proc, runs nvidia-smi): call it off the event loop.
+ * utilisation from nvidia-smi. When nvidia-smi fails or hangs, the GPU figures are the last good
+ * ones (else those of the worker's registration), {@code gpuStale} is true and {@code gpuProblem}
+ * says why. Blocking (reads /proc, runs nvidia-smi): call it off the event loop.
  */
 final class HostStats {
+
+  /** One inventory per nvidia-smi binary, so that the last good reading outlives one call. */
+  private static final Map<String, GpuInventory> INVENTORIES = new ConcurrentHashMap<>();
 
   private HostStats() {}
 
@@ -22,10 +29,12 @@ final class HostStats {
         .put("load", load())
         .put("updatedAt", System.currentTimeMillis());
     if (s.nvidiaSmi() != null) {
-      GpuInventory.Reading r = new GpuInventory(s.nvidiaSmi()).read();
+      GpuInventory.Reading r = INVENTORIES.computeIfAbsent(s.nvidiaSmi(), GpuInventory::new).read();
       JsonArray gpus = new JsonArray();
       r.devices().stream().filter(d -> s.gpus().contains(d.index())).forEach(d -> gpus.add(d.toJson()));
-      stats.put("gpuDevices", r.problem().isPresent() ? s.gpuDevices() : gpus);
+      boolean noneRead = r.problem().isPresent() && !r.stale();
+      stats.put("gpuDevices", noneRead ? s.gpuDevices() : gpus);
+      stats.put("gpuStale", r.problem().isPresent());
       r.problem().ifPresent(p -> stats.put("gpuProblem", p));
     }
     return stats;

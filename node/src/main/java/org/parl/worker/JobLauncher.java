@@ -20,7 +20,6 @@ final class JobLauncher {
 
   /** Extra JVM options for every job process, from the worker's environment (profiling, GC logs). */
   static final String OPTIONS_ENV = "PARL_JOB_JAVA_OPTS";
-  private static final List<String> EXTRA_OPTIONS = options(System.getenv(OPTIONS_ENV));
 
   /** Exit status of a JVM stopped by {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OOM_EXIT = 3;
@@ -29,10 +28,16 @@ final class JobLauncher {
   private final String classpath;
   private final String host;
   private final Path blobs;
-
+  private final List<String> extraOptions;
   private final JobArchive archive;
 
   JobLauncher(String host, Path blobs) {
+    this(host, blobs, options(System.getenv(OPTIONS_ENV)));
+  }
+
+  /** @param extraOptions JVM options added to every job process's command */
+  JobLauncher(String host, Path blobs, List<String> extraOptions) {
+    this.extraOptions = List.copyOf(extraOptions);
     this.javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     this.classpath = System.getProperty("java.class.path");
     this.host = host;
@@ -48,6 +53,11 @@ final class JobLauncher {
   Process start(JobProcess job, int controlPort) throws IOException {
     Files.createDirectories(job.workDir);
     Files.createDirectories(job.log.getParent());
+    return command(job, controlPort).start();
+  }
+
+  /** The process as it will be started: command line, environment, working directory and output. */
+  ProcessBuilder command(JobProcess job, int controlPort) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary);
     cmd.add("-XX:+UseSerialGC");
@@ -66,7 +76,7 @@ final class JobLauncher {
       // processes do not use it: measured here, their first actor was then created more slowly
       cmd.addAll(archive.options());
     }
-    cmd.addAll(EXTRA_OPTIONS);
+    cmd.addAll(extraOptions);
     cmd.add("-cp");
     cmd.add(classpath);
     cmd.add("org.parl.job.JobMain");
@@ -80,10 +90,11 @@ final class JobLauncher {
     Map<String, String> env = pb.environment();
     env.put("CUDA_VISIBLE_DEVICES", job.gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
     env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
-    return pb.start();
+    return pb;
   }
 
-  private static List<String> options(String value) {
+  /** The options in the value of {@value #OPTIONS_ENV}: separated by white space, none when unset or blank. */
+  static List<String> options(String value) {
     return value == null || value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
   }
 

@@ -1,26 +1,24 @@
 package org.parl.job;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import static org.parl.wire.ErrorKind.INVALID;
+
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 
 /**
- * Serves the one client of a job: frames are handled in arrival order on this thread, so calls
- * run in the order they were sent and each reply goes out before the next call starts.
+ * Serves the one caller of a job, the client that created its actor, once its HELLO was accepted:
+ * frames are handled in arrival order on this thread, so calls run in the order they were sent and
+ * each reply goes out before the next call starts.
  */
-final class ClientSession {
+final class CallerSession {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
   /** Calls served by this process, reported to the worker with each pong. */
-  static final java.util.concurrent.atomic.AtomicLong CALLS = new java.util.concurrent.atomic.AtomicLong();
+  static final AtomicLong CALLS = new AtomicLong();
 
   private final ActorHost host;
   private final ClientInput buffered;
@@ -32,29 +30,12 @@ final class ClientSession {
   private final FrameBuffer reply = new FrameBuffer(64 * 1024);
   private static final int KEEP_AT_MOST = 64 << 20;
 
-  ClientSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out) {
+  CallerSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out) {
     this.host = host;
     this.blobs = blobs;
     this.buffered = buffered;
     this.in = in;
     this.out = out;
-  }
-
-  /** Answers a valid HELLO with the job's id and the blobs this host still lacks. */
-  static void answerHello(Map<?, ?> hello, BlobStore blobs, OutputStream out, String jobId, long id) throws IOException {
-    List<String> missing = new ArrayList<>();
-    if (hello.get("blobs") instanceof List<?> wanted) {
-      for (Object h : wanted) {
-        if (h instanceof String hash && !blobs.has(hash)) {
-          missing.add(hash);
-        }
-      }
-    }
-    Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("jobId", jobId);
-    answer.put("pid", ProcessHandle.current().pid());
-    answer.put("missing", missing);
-    Frames.write(out, Frames.RESULT, id, JSON.writeValueAsBytes(answer));
   }
 
   /** Returns when the client closes the actor or the connection ends. */
@@ -75,7 +56,7 @@ final class ClientSession {
         } catch (RuntimeException e) {
           // a bug of parl's own, not the actor's (whose exceptions arrive as CallFailure): say so
           type = Frames.ERROR;
-          error(new CallFailure("invalid", "the job failed on this request: " + e, e));
+          error(new CallFailure(INVALID, "the job failed on this request: " + e, e));
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
         reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
@@ -111,7 +92,7 @@ final class ClientSession {
           int offset = Frames.restOffset(f.payload(), f.length());
           blobs.put(hash, f.payload(), offset, f.length() - offset);
         } catch (IOException e) {
-          throw new CallFailure("invalid", "shipped code rejected: " + e.getMessage());
+          throw new CallFailure(INVALID, "shipped code rejected: " + e.getMessage());
         }
       }
       case Frames.CREATE -> {
@@ -121,7 +102,7 @@ final class ClientSession {
       case Frames.CLOSE -> {
         // answered with an empty result, then the session ends
       }
-      default -> throw new CallFailure("invalid", "unknown frame type " + f.type());
+      default -> throw new CallFailure(INVALID, "unknown frame type " + f.type());
     }
   }
 }

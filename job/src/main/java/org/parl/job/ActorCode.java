@@ -1,0 +1,76 @@
+package org.parl.job;
+
+import static org.parl.wire.ErrorKind.INVALID;
+
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+/**
+ * What a create request ships, put in place: the actor's class loader over its code blobs, and
+ * its distributed files copied into the working directory. Only blobs this host holds (checked
+ * against their hash when they arrived) are used, and no file lands outside the working directory.
+ */
+final class ActorCode {
+
+  private static final int MAX_FILE_NAME = 1024;
+
+  private final BlobStore blobs;
+  private final Path workDir;
+
+  ActorCode(BlobStore blobs, Path workDir) {
+    this.blobs = blobs;
+    this.workDir = workDir;
+  }
+
+  /** A class loader over the code blobs, child of the job's own. */
+  ClassLoader loader(List<String> code) throws CallFailure {
+    URL[] urls = new URL[code.size()];
+    for (int i = 0; i < urls.length; i++) {
+      String hash = code.get(i);
+      if (!blobs.has(hash)) {
+        throw new CallFailure(INVALID, "code blob " + hash + " was not shipped to this job");
+      }
+      try {
+        urls[i] = blobs.path(hash).toUri().toURL();
+      } catch (MalformedURLException e) {
+        throw new CallFailure(INVALID, e.getMessage());
+      }
+    }
+    return new URLClassLoader("actor", urls, ActorCode.class.getClassLoader());
+  }
+
+  /** Copies the distributed files into the working directory, refusing names that leave it. */
+  void placeFiles(List<CreateRequest.ShippedFile> files) throws CallFailure {
+    for (CreateRequest.ShippedFile f : files) {
+      Path target = safeTarget(f.name());
+      if (!blobs.has(f.hash())) {
+        throw new CallFailure(INVALID, "distributed file " + f.name() + " was not shipped");
+      }
+      try {
+        Files.createDirectories(target.getParent());
+        Files.copy(blobs.path(f.hash()), target, StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        throw new CallFailure(INVALID, "cannot place distributed file " + f.name() + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private Path safeTarget(String name) throws CallFailure {
+    if (name.isEmpty() || name.length() > MAX_FILE_NAME || name.indexOf('\0') >= 0) {
+      throw new CallFailure(INVALID, "bad distributed file name");
+    }
+    Path base = workDir.toAbsolutePath().normalize();
+    Path p = Path.of(name);
+    Path target = base.resolve(p).normalize();
+    if (p.isAbsolute() || !target.startsWith(base) || target.equals(base)) {
+      throw new CallFailure(INVALID, "distributed file name '" + name + "' leaves the working directory");
+    }
+    return target;
+  }
+}

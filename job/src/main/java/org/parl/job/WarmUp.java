@@ -1,0 +1,59 @@
+package org.parl.job;
+
+import static org.parl.wire.ErrorKind.INVALID;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.reflect.Type;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.parl.wire.Frames;
+import org.parl.wire.ValueCodec;
+
+/**
+ * Runs what serving a client involves (the codec over common types, a HELLO with a class path's
+ * worth of blobs, a create header, a class loader, an error) while the process waits for an actor,
+ * often enough for the JIT to compile it: the actor's creation and first calls then run compiled
+ * code. The class-data archive's training run uses it too, to load those classes.
+ */
+final class WarmUp {
+
+  private static final ObjectMapper JSON = JobJson.MAPPER;
+  private static final int ROUNDS = 40;
+
+  private WarmUp() {}
+
+  static void run(BlobStore blobs) {
+    try {
+      ValueCodec codec = new ValueCodec();
+      Type[] types = {int.class, String.class, float[].class, List.class, Map.class};
+      Object[] values = {1, "x", new float[] {1f}, List.of(1L), Map.of("k", 2.0)};
+      List<String> hashes = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        hashes.add(String.format("%064x", i));
+      }
+      byte[] hello = JSON.writeValueAsBytes(Map.of("token", "t", "protocol", Frames.PROTOCOL, "blobs", hashes));
+      byte[] create = Frames.named(JSON.writeValueAsString(Map.of("api", "A", "impl", "B", "ctor", "()", "code", hashes)),
+          new byte[0]);
+      URL[] urls = new URL[hashes.size()];
+      for (int i = 0; i < urls.length; i++) {
+        urls[i] = blobs.path(hashes.get(i)).toUri().toURL();
+      }
+      for (int i = 0; i < ROUNDS; i++) {
+        codec.readAll(types, codec.writeAll(types, values), 0);
+        Handshake.answer(JSON.readValue(hello, Map.class), blobs, OutputStream.nullOutputStream(), "warm-up", i);
+        CreateRequest.of(new Frames.Frame(Frames.CREATE, i, create, create.length));
+        ErrorPayload.of(new CallFailure(INVALID, "warm-up " + i, new IllegalStateException()));
+      }
+      try (URLClassLoader l = new URLClassLoader("warm-up", urls, WarmUp.class.getClassLoader())) {
+        Class.forName(ActorHost.class.getName(), false, l);
+      }
+    } catch (IOException | ClassNotFoundException | CallFailure e) {
+      JobMain.log("warm-up failed: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package org.parl.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ExitCauseTest {
+
+  private static JobProcess process(int memoryLimitMb) {
+    return new JobProcess("w1-1", List.of(), memoryLimitMb, false, Path.of("log"), Path.of("work"));
+  }
+
+  @Test
+  void theWorkersOwnReasonWins() {
+    JobProcess p = process(0);
+    p.killCause = "the job process stopped answering for 10 s";
+    assertEquals(p.killCause, ExitCause.of(p, 137));
+  }
+
+  @Test
+  void exitStatusesInWords() {
+    assertEquals("the job process ended", ExitCause.of(process(0), 0));
+    assertEquals("the job process exited with status 1", ExitCause.of(process(0), 1));
+    assertEquals("the job process was killed by signal 9", ExitCause.of(process(0), 137));
+    assertEquals("it ran out of Java heap (OutOfMemoryError)", ExitCause.of(process(0), JobLauncher.OOM_EXIT));
+    assertEquals("memory limit: its Java heap filled maxMemoryMb=256 (OutOfMemoryError)",
+        ExitCause.of(process(256), JobLauncher.OOM_EXIT));
+  }
+}

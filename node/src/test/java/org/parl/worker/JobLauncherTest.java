@@ -1,0 +1,97 @@
+package org.parl.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command, environment and files of a job process, as built before it starts. */
+class JobLauncherTest {
+
+  @TempDir
+  Path tmp;
+
+  private JobProcess job(List<Integer> gpus, int memoryLimitMb, boolean warmUp) {
+    return new JobProcess("w1-7", gpus, memoryLimitMb, warmUp, tmp.resolve("logs/w1-7.log"), tmp.resolve("jobs/w1-7"));
+  }
+
+  private ProcessBuilder command(JobProcess job, List<String> extraOptions) {
+    return new JobLauncher("10.0.0.5", tmp.resolve("blobs"), extraOptions).command(job, 4321);
+  }
+
+  @Test
+  void aGpuJobSeesExactlyItsGpusInPciOrder() {
+    ProcessBuilder pb = command(job(List.of(3, 1), 0, false), List.of());
+    assertEquals("3,1", pb.environment().get("CUDA_VISIBLE_DEVICES"));
+    assertEquals("PCI_BUS_ID", pb.environment().get("CUDA_DEVICE_ORDER"));
+    assertEquals("0", command(job(List.of(0), 0, false), List.of()).environment().get("CUDA_VISIBLE_DEVICES"));
+  }
+
+  @Test
+  void aCpuJobSeesNoGpu() {
+    ProcessBuilder pb = command(job(List.of(), 0, true), List.of());
+    assertEquals("", pb.environment().get("CUDA_VISIBLE_DEVICES"), "empty, not unset: CUDA would then show every GPU");
+    assertEquals("PCI_BUS_ID", pb.environment().get("CUDA_DEVICE_ORDER"));
+  }
+
+  @Test
+  void aMemoryLimitSetsTheHeapBelowIt() {
+    List<String> limited = command(job(List.of(), 512, false), List.of()).command();
+    assertTrue(limited.contains("-Xmx" + JobLauncher.heapMb(512) + "m"), limited.toString());
+    assertTrue(limited.contains("-XX:+ExitOnOutOfMemoryError"), limited.toString());
+    List<String> unlimited = command(job(List.of(), 0, false), List.of()).command();
+    assertFalse(unlimited.stream().anyMatch(o -> o.startsWith("-Xmx")), unlimited.toString());
+  }
+
+  @Test
+  void theHeapGetsMostOfTheLimitAndNeverLessThan16Mb() {
+    assertEquals(384, JobLauncher.heapMb(512));
+    assertEquals(52, JobLauncher.heapMb(100));
+    assertEquals(768, JobLauncher.heapMb(1024));
+    assertEquals(16, JobLauncher.heapMb(64));
+    assertEquals(16, JobLauncher.heapMb(1));
+  }
+
+  @Test
+  void extraJavaOptionsAreSplitOnWhiteSpace() {
+    assertEquals(List.of(), JobLauncher.options(null));
+    assertEquals(List.of(), JobLauncher.options(""));
+    assertEquals(List.of(), JobLauncher.options(" \t "));
+    assertEquals(List.of("-Xlog:gc", "-XX:+UseZGC", "-Dx=a=b"), JobLauncher.options("  -Xlog:gc \t-XX:+UseZGC\n -Dx=a=b "));
+  }
+
+  @Test
+  void extraJavaOptionsComeBeforeTheMainClassAndAfterParlsOwn() {
+    List<String> cmd = command(job(List.of(), 256, false), List.of("-Xlog:gc", "-Dy=1")).command();
+    int extra = cmd.indexOf("-Xlog:gc");
+    assertEquals(extra + 1, cmd.indexOf("-Dy=1"));
+    assertTrue(extra > cmd.indexOf("-Xmx" + JobLauncher.heapMb(256) + "m"), "a user's -Xmx would win over parl's: " + cmd);
+    assertTrue(extra < cmd.indexOf("org.parl.job.JobMain"), cmd.toString());
+  }
+
+  @Test
+  void theJobConnectsBackOverLoopbackAndServesOnTheWorkersHost() {
+    List<String> cmd = command(job(List.of(), 0, true), List.of()).command();
+    int main = cmd.indexOf("org.parl.job.JobMain");
+    assertEquals(List.of("--worker", "127.0.0.1:4321", "--slot", "w1-7", "--host", "10.0.0.5",
+        "--blobs", tmp.resolve("blobs").toString(), "--warm-up", "true"), cmd.subList(main + 1, cmd.size()));
+    assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
+    assertEquals(System.getProperty("java.class.path"), cmd.get(cmd.indexOf("-cp") + 1));
+  }
+
+  @Test
+  void itRunsInItsOwnDirectoryAndAppendsAllOutputToItsLog() {
+    JobProcess job = job(List.of(), 0, false);
+    ProcessBuilder pb = command(job, List.of());
+    assertEquals(job.workDir.toFile(), pb.directory());
+    assertEquals(ProcessBuilder.Redirect.Type.APPEND, pb.redirectOutput().type());
+    assertEquals(job.log.toFile(), pb.redirectOutput().file());
+    assertTrue(pb.redirectErrorStream(), "stderr goes to the same log");
+    assertEquals(new File("/dev/null"), pb.redirectInput().file());
+  }
+}
