@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,12 +45,12 @@ class CrossHostIT {
   private static final Duration START = TestCluster.START;
   private static final Pattern ACTOR = Pattern.compile("ACTOR job=(\\S+) worker=(\\S+) gpus=(\\S+) cvd=(\\S+) pid=(\\d+) sum=(\\d+)");
   private static final String LOOPBACK = "127.0.0.1";
+  private static final Path HOMES = Path.of("target", "crosshost-homes").toAbsolutePath();
 
   private NetnsHosts bed;
   private Host a;
   private Host b;
   private Host c;
-  private final List<Path> homes = new ArrayList<>();
   private ParlProcess master;
   private ParlProcess worker;
   private String address;
@@ -59,6 +60,7 @@ class CrossHostIT {
   @BeforeAll
   void start() throws Exception {
     Files.deleteIfExists(Path.of("target", "it-logs", "crosshost-listeners.txt"));
+    deleteTree(HOMES); // what an interrupted run left
     bed = NetnsHosts.create(3);
     a = bed.host(0);
     b = bed.host(1);
@@ -82,8 +84,12 @@ class CrossHostIT {
       bed.close();
       assertEquals(List.of(), bed.remains(), "namespaces or links left behind");
     }
-    for (Path home : homes) {
-      try (Stream<Path> files = Files.walk(home)) {
+    deleteTree(HOMES);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
@@ -173,7 +179,7 @@ class CrossHostIT {
     }
     System.out.print(out);
     Path log = Files.createDirectories(Path.of("target", "it-logs")).resolve("crosshost-listeners.txt");
-    Files.writeString(log, out, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    Files.writeString(log, out, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     found.forEach((host, sockets) -> sockets.forEach(s -> {
       String role = role(s.pid(), roles);
       assertFalse(s.wildcard(), role + " on " + host + " listens on every interface: " + s);
@@ -244,13 +250,9 @@ class CrossHostIT {
     return cp;
   }
 
-  private Path home(Host h) throws IOException {
-    Path home = Path.of("target", "crosshost-homes", h.namespace).toAbsolutePath();
-    if (!homes.contains(home)) {
-      Files.createDirectories(home);
-      homes.add(home);
-    }
-    return home;
+  /** The host's PARL_HOME, as if each host were its own machine. */
+  private static Path home(Host h) throws IOException {
+    return Files.createDirectories(HOMES.resolve(h.namespace));
   }
 
   private static int count(String text, String regex) {
