@@ -52,7 +52,7 @@ public final class MonitorCommand implements Callable<Integer> {
     if (port != null && (port < 0 || port > 65535)) {
       throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, not " + port);
     }
-    String bindHost = host.get();
+    String bindHost = host.reachableFrom(master);
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
     if (port != null) {
       Ports.claim(bindHost, port, "--port");

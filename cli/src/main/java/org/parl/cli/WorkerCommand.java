@@ -66,7 +66,7 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--cpus must be at least 1, not " + lends.cpus);
     }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
-    String bindHost = host.get();
+    String bindHost = host.reachableFrom(master);
     if (detach.detach) {
       return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
     }

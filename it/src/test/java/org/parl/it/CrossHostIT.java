@@ -1,0 +1,261 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.parl.demo.FakeNvidiaSmi;
+import org.parl.it.hosts.Host;
+import org.parl.it.hosts.NetnsHosts;
+import org.parl.it.hosts.TcpEcho;
+import org.parl.it.hosts.TcpSocket;
+
+/**
+ * A GPU cluster over three hosts (network namespaces, each node with its own PARL_HOME): the
+ * master with a 2-GPU local worker on A, a 2-GPU worker on B, the user program on C. With
+ * {@code -Dparl.it.bench=true} it also prints call and echo figures across hosts next to plain TCP.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CrossHostIT {
+
+  private static final Duration START = TestCluster.START;
+  private static final Pattern ACTOR = Pattern.compile("ACTOR job=(\\S+) worker=(\\S+) gpus=(\\S+) cvd=(\\S+) pid=(\\d+) sum=(\\d+)");
+  private static final String LOOPBACK = "127.0.0.1";
+  private static final Path HOMES = Path.of("target", "crosshost-homes").toAbsolutePath();
+
+  private NetnsHosts bed;
+  private Host a;
+  private Host b;
+  private Host c;
+  private ParlProcess master;
+  private ParlProcess worker;
+  private String address;
+  private String workerA;
+  private String workerB;
+
+  @BeforeAll
+  void start() throws Exception {
+    Files.deleteIfExists(Path.of("target", "it-logs", "crosshost-listeners.txt"));
+    deleteTree(HOMES); // what an interrupted run left
+    bed = NetnsHosts.create(3);
+    a = bed.host(0);
+    b = bed.host(1);
+    c = bed.host(2);
+    Path homeA = home(a);
+    master = a.parl(ParlProcess.env(homeA), "master", "--port", "0", "--host", a.address, "--gpu-cluster",
+        "--nvidia-smi", FakeNvidiaSmi.write(homeA.resolve("bin"), 2).toString());
+    Matcher m = master.awaitLine("parl master ready: address (\\S+), GPU cluster, local worker (w-\\w+)", START);
+    address = m.group(1);
+    workerA = m.group(2);
+    assertTrue(address.startsWith(a.address + ":"), "the master advertises its --host: " + address);
+    Path homeB = home(b);
+    worker = b.parl(ParlProcess.env(homeB), "worker", "--address", address, "--host", b.address,
+        "--nvidia-smi", FakeNvidiaSmi.write(homeB.resolve("bin"), 2).toString());
+    workerB = worker.awaitLine("parl worker (w-\\w+) ready", START).group(1);
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    if (bed != null) {
+      bed.close();
+      assertEquals(List.of(), bed.remains(), "namespaces or links left behind");
+    }
+    deleteTree(HOMES);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void actorsOnBothHostsSeeTheirGpusAndEchoAcrossHosts() throws Exception {
+    ParlProcess client = c.java(ParlProcess.env(home(c)), userClasspath(), CrossHostClient.class, address, "4");
+    client.awaitLine("^READY$", START);
+    Map<Long, String> roles = new HashMap<>(Map.of(master.pid(), "master", worker.pid(), "worker", client.pid(), "client"));
+    Map<String, Set<String>> gpusByWorker = new HashMap<>();
+    Map<Long, Host> jobHosts = new HashMap<>();
+    Matcher m = ACTOR.matcher(client.output());
+    while (m.find()) {
+      assertEquals(m.group(3), m.group(4), "CUDA_VISIBLE_DEVICES is exactly the allocated GPU of job " + m.group(1));
+      assertEquals("5", m.group(6), "calls answered by job " + m.group(1));
+      assertTrue(gpusByWorker.computeIfAbsent(m.group(2), w -> new TreeSet<>()).add(m.group(3)), "GPU given twice: " + m.group());
+      long pid = Long.parseLong(m.group(5));
+      roles.put(pid, "job " + m.group(1));
+      jobHosts.put(pid, m.group(2).equals(workerB) ? b : a);
+    }
+    assertEquals(Map.of(workerA, Set.of("0", "1"), workerB, Set.of("0", "1")), gpusByWorker,
+        "4 one-GPU actors fill both workers; output:\n" + client.output());
+    assertEquals(4, count(client.output(), "ECHO job=\\S+ floats=2097152 intact=true"),
+        "every 8 MiB float[] came back intact; output:\n" + client.output());
+
+    checkListeners("with 4 actors", roles);
+    List<TcpSocket> clientLinks = c.connections().stream().filter(s -> s.pid() == client.pid()).toList();
+    clientLinks.forEach(s -> assertTrue(Set.of(a.address, b.address).contains(s.peerHost()),
+        "the client talks only to the cluster's hosts: " + s));
+    assertTrue(clientLinks.stream().anyMatch(s -> (s.peerHost() + ":" + s.peerPort()).equals(address)),
+        "the client is connected to the gateway at " + address + ": " + clientLinks);
+    jobHosts.forEach((pid, host) -> checkDataPath(pid, host, clientLinks));
+
+    int exit = terminate(client);
+    assertTrue(client.output().contains("CLOSED"), "exit " + exit + ": " + client.output());
+    awaitStatus("2 worker\\(s\\).*GPUs 0 used / 4 vacant.*monitor http://" + Pattern.quote(a.address) + ":");
+    checkListeners("after the client closed", roles);
+  }
+
+  @Test
+  @Order(2)
+  void aNodeOnAnotherHostMustNameItsOwnAddress() throws Exception {
+    ParlProcess loopback = c.parl(ParlProcess.env(home(c)), "worker", "--address", address);
+    assertEquals(2, loopback.awaitExit(START), loopback.output());
+    assertTrue(loopback.output().contains("--host is 127.0.0.1, which the master at " + address)
+        && loopback.output().contains("such as --host " + c.address), loopback.output());
+    ParlProcess foreign = c.parl(ParlProcess.env(home(c)), "worker", "--address", address, "--host", b.address);
+    assertEquals(2, foreign.awaitExit(START), foreign.output());
+    assertTrue(foreign.output().contains("--host " + b.address + " is not an address of this host"), foreign.output());
+  }
+
+  @Test
+  @Order(3)
+  void figuresAcrossHosts() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("parl.it.bench"), "figures only with -Dparl.it.bench=true");
+    int rounds = Integer.getInteger("parl.it.bench.rounds", 30);
+    List<Path> cp = userClasspath();
+    ParlProcess echo = b.java(Map.of(), cp, TcpEcho.class, "server", b.address);
+    String port = echo.awaitLine("LISTENING (\\d+)", START).group(1);
+    ParlProcess tcp = c.java(Map.of(), cp, TcpEcho.class, "client", b.address + ":" + port, String.valueOf(rounds));
+    String tcpLine = tcp.awaitLine("TCP .*", START).group();
+    ParlProcess client = c.java(ParlProcess.env(home(c)), cp, CrossHostClient.class, address, "4", workerB,
+        String.valueOf(rounds));
+    String parlLine = client.awaitLine("PARL .*", START).group();
+    client.awaitLine("^READY$", START);
+    terminate(client);
+    echo.close();
+    String figures = "client on C (" + c.address + "), actor's job / echo server on B (" + b.address + "), "
+        + rounds + " rounds\n" + parlLine + "\n" + tcpLine + "\n";
+    System.out.println(figures);
+    Files.writeString(Files.createDirectories(Path.of("target", "it-logs")).resolve("crosshost-figures.txt"), figures);
+  }
+
+  /**
+   * Every listener of every host binds that host's address, or loopback for a node's job-control
+   * port; none binds a wildcard. Also writes what it found to {@code target/it-logs}.
+   */
+  private void checkListeners(String when, Map<Long, String> roles) throws IOException {
+    StringBuilder out = new StringBuilder("listeners " + when + ":\n");
+    Map<Host, List<TcpSocket>> found = new HashMap<>();
+    for (Host h : List.of(a, b, c)) {
+      found.put(h, h.listeners());
+      out.append(h).append('\n');
+      found.get(h).forEach(s -> out.append("  ").append(s).append("  ").append(role(s.pid(), roles)).append('\n'));
+    }
+    System.out.print(out);
+    Path log = Files.createDirectories(Path.of("target", "it-logs")).resolve("crosshost-listeners.txt");
+    Files.writeString(log, out, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    found.forEach((host, sockets) -> sockets.forEach(s -> {
+      String role = role(s.pid(), roles);
+      assertFalse(s.wildcard(), role + " on " + host + " listens on every interface: " + s);
+      if (s.localHost().equals(LOOPBACK)) {
+        assertTrue(role.equals("master") || role.equals("worker"), "only a node's job-control port may use loopback: " + s);
+      } else {
+        assertEquals(host.address, s.localHost(), role + " on " + host + " listens on another address: " + s);
+      }
+    }));
+    int gatewayPort = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    assertTrue(found.get(a).stream().anyMatch(s -> s.localHost().equals(a.address) && s.localPort() == gatewayPort),
+        "the gateway listens on " + address);
+  }
+
+  /**
+   * The job's data socket: accepted on its host's address from the client on C, which is connected
+   * straight to it; the job's only other connection is to its worker over loopback.
+   */
+  private void checkDataPath(long pid, Host host, List<TcpSocket> clientLinks) {
+    List<TcpSocket> links = host.connections().stream().filter(s -> s.pid() == pid).toList();
+    TcpSocket data = links.stream().filter(s -> s.peerHost().equals(c.address)).findFirst()
+        .orElseThrow(() -> new AssertionError("job pid " + pid + " on " + host + " has no connection from C: " + links));
+    assertEquals(host.address, data.localHost(), "job pid " + pid + " serves on its host's address");
+    assertTrue(clientLinks.stream().anyMatch(s -> s.peerHost().equals(host.address) && s.peerPort() == data.localPort()),
+        "the client is connected straight to job pid " + pid + " on " + host + ": " + clientLinks);
+    links.stream().filter(s -> s != data).forEach(s -> assertEquals(LOOPBACK, s.peerHost(), "job pid " + pid + " link: " + s));
+  }
+
+  /** A pid's part: a node or client this test started, or a job process found by its command line. */
+  private static String role(long pid, Map<Long, String> roles) {
+    return roles.getOrDefault(pid, ProcessHandle.of(pid).flatMap(p -> p.info().commandLine())
+        .filter(cmd -> cmd.contains("org.parl.job.JobMain")).map(cmd -> "job (warm)").orElse("unknown process"));
+  }
+
+  /**
+   * SIGTERM by pid, then waits for the exit. Not {@link ParlProcess#stop}: the JDK's
+   * {@code Process.destroy()} closes the pipe at once, losing what the program prints on its way out.
+   */
+  private static int terminate(ParlProcess p) {
+    ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroy);
+    return p.awaitExit(Duration.ofSeconds(60));
+  }
+
+  /** Runs {@code parl status} on host C until its line matches (releases are asynchronous). */
+  private void awaitStatus(String regex) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      ParlProcess status = c.parl(ParlProcess.env(home(c)), "status", "--address", address);
+      status.awaitExit(START);
+      last = status.output();
+      if (Pattern.compile(regex).matcher(last).find()) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("parl status on C never matched /" + regex + "/; last:\n" + last);
+  }
+
+  /** The user program's class path: the client jar and its libraries, plus the test actors. */
+  private static List<Path> userClasspath() throws IOException {
+    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
+    List<Path> cp = new ArrayList<>(List.of(root.resolve("client/target/parl.jar")));
+    try (Stream<Path> libs = Files.list(root.resolve("client/target/client-lib"))) {
+      libs.sorted().forEach(cp::add);
+    }
+    cp.add(root.resolve("it/target/test-classes"));
+    return cp;
+  }
+
+  /** The host's PARL_HOME, as if each host were its own machine. */
+  private static Path home(Host h) throws IOException {
+    return Files.createDirectories(HOMES.resolve(h.namespace));
+  }
+
+  private static int count(String text, String regex) {
+    return (int) Pattern.compile(regex).matcher(text).results().count();
+  }
+}

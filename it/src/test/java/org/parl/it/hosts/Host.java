@@ -1,0 +1,92 @@
+package org.parl.it.hosts;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.parl.it.ParlProcess;
+import org.parl.node.NodeJvm;
+
+/**
+ * One simulated host of a {@link NetnsHosts} bed: a network namespace whose only interfaces are
+ * its loopback and {@code vn1}, which holds {@link #address} on the bed's private bridge.
+ * Processes started here run inside the namespace and are killed (by pid) when the bed closes.
+ */
+public final class Host {
+
+  /** The name of the interface inside the namespace. */
+  public static final String LINK = "vn1";
+
+  public final String label;
+  public final String namespace;
+  public final String address;
+  private final NetnsHosts bed;
+
+  Host(String label, String namespace, String address, NetnsHosts bed) {
+    this.label = label;
+    this.namespace = namespace;
+    this.address = address;
+    this.bed = bed;
+  }
+
+  /** Runs {@code cmd} inside this host; its output is collected as a {@link ParlProcess}'s. */
+  public ParlProcess start(Map<String, String> env, String what, List<String> cmd) {
+    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+    inside.addAll(cmd);
+    return bed.track(ParlProcess.startCommand(env, label + "-" + what, inside));
+  }
+
+  /** Runs {@code parl args...} from the packaged jar inside this host, as {@code bin/parl} would. */
+  public ParlProcess parl(Map<String, String> env, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java()));
+    cmd.addAll(NodeJvm.HAZELCAST_FLAGS);
+    cmd.addAll(List.of("-jar", ParlProcess.jar().toString()));
+    cmd.addAll(List.of(args));
+    return start(env, args.length > 0 ? args[0] : "parl", cmd);
+  }
+
+  /** Runs a main class inside this host with the given class path. */
+  public ParlProcess java(Map<String, String> env, List<Path> classpath, Class<?> main, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-cp",
+        String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), main.getName()));
+    cmd.addAll(List.of(args));
+    return start(env, main.getSimpleName(), cmd);
+  }
+
+  /** Runs a short command inside this host and returns its output (a failure throws). */
+  public String exec(String... cmd) {
+    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+    inside.addAll(List.of(cmd));
+    return Commands.run(inside.toArray(String[]::new));
+  }
+
+  /** The TCP sockets listening inside this host. */
+  public List<TcpSocket> listeners() {
+    return TcpSocket.parse(exec("ss", "-ltnpH"));
+  }
+
+  /** The established TCP connections inside this host. */
+  public List<TcpSocket> connections() {
+    return TcpSocket.parse(exec("ss", "-tnpH", "state", "established"));
+  }
+
+  /** Pulls this host's cable: its link goes down, so no packet enters or leaves it. */
+  public void cut() {
+    Commands.run("ip", "-n", namespace, "link", "set", LINK, "down");
+  }
+
+  /** Plugs the cable back in. */
+  public void restore() {
+    Commands.run("ip", "-n", namespace, "link", "set", LINK, "up");
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  @Override
+  public String toString() {
+    return label + " (" + address + ", namespace " + namespace + ")";
+  }
+}
