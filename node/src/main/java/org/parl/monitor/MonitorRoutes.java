@@ -2,6 +2,7 @@ package org.parl.monitor;
 
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 
@@ -36,8 +37,21 @@ final class MonitorRoutes {
 
   /** The login routes, then the door that every later route of {@code router} sits behind. */
   static void door(Router router, MonitorAuth auth) {
+    router.route().handler(MonitorRoutes::hardenHeaders);
     router.get("/login").handler(auth::loginWithCode);
     router.post("/login").handler(BodyHandler.create(false).setBodyLimit(LOGIN_BODY_LIMIT)).handler(auth::loginWithToken);
     router.route().handler(auth::authenticate);
+  }
+
+  /**
+   * On every answer: no framing by other sites (clickjacking of the token page), no guessing of
+   * content types, and no {@code Referer}, which could carry a login code elsewhere.
+   */
+  private static void hardenHeaders(RoutingContext ctx) {
+    ctx.response()
+        .putHeader("X-Frame-Options", "DENY")
+        .putHeader("X-Content-Type-Options", "nosniff")
+        .putHeader("Referrer-Policy", "no-referrer");
+    ctx.next();
   }
 }

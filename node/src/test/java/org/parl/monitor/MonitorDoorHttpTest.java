@@ -110,6 +110,8 @@ class MonitorDoorHttpTest {
     assertTrue(page.header("content-type").startsWith("text/html"));
     assertTrue(page.body().contains("<form method=\"post\" action=\"/login\">") && page.body().contains("~/.parl/token"), page.body());
     assertTrue(page.body().contains("name=\"next\" value=\"/\""), "the page leads back to what was asked for");
+    assertEquals("DENY", page.header("x-frame-options"));
+    assertEquals("no-referrer", page.header("referrer-policy"));
   }
 
   @Test
