@@ -113,7 +113,7 @@ public final class MonitorHttp {
     if (token != null) {
       all.putIfAbsent("Authorization", "Bearer " + token);
     }
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + rawPath)).timeout(Duration.ofSeconds(20)).GET();
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + rawPath)).timeout(Duration.ofSeconds(30)).GET();
     all.forEach(b::header);
     return b.build();
   }
@@ -124,7 +124,7 @@ public final class MonitorHttp {
       tls.init(null, new javax.net.ssl.TrustManager[] {new Pinned(cluster)}, null);
       return HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
+          .connectTimeout(Duration.ofSeconds(30)) // a first TLS handshake in a cold, busy JVM can take seconds
           .sslContext(tls)
           .build();
     } catch (GeneralSecurityException e) {
