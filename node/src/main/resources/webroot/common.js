@@ -83,10 +83,22 @@ const Parl = (() => {
       onView(view);
     });
     source.addEventListener("open", () => liveState("on", "live"));
-    source.addEventListener("error", () => liveState("off", "reconnecting…"));
+    source.addEventListener("error", () => {
+      liveState("off", "reconnecting…");
+      // a refused stream is not retried by the browser: find out whether the session ended
+      if (source.readyState === EventSource.CLOSED) fetch("/api/cluster", { cache: "no-store" }).then(loggedOut).catch(() => {});
+    });
     // do not wait for the first push to show something
-    fetch("/api/cluster").then(r => r.json()).then(view => { header(view); onView(view); }).catch(() => {});
+    fetch("/api/cluster", { cache: "no-store" }).then(r => loggedOut(r) ? null : r.json())
+      .then(view => { if (view) { header(view); onView(view); } }).catch(() => {});
     return source;
+  }
+
+  /** A 401 means the login has expired: reloading shows the page that asks for the token. */
+  function loggedOut(response) {
+    if (response.status !== 401) return false;
+    location.reload();
+    return true;
   }
 
   /**
@@ -102,6 +114,7 @@ const Parl = (() => {
 
   async function getJson(url) {
     const r = await fetch(url, { cache: "no-store" });
+    loggedOut(r);
     const body = await r.json().catch(() => ({ error: r.statusText }));
     if (!r.ok) throw new Error(body.error || r.statusText);
     return body;

@@ -17,6 +17,7 @@ import org.parl.cluster.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;
+import org.parl.security.ClusterToken;
 import org.parl.worker.GpuInventory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,8 +51,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
     int cpus = Math.min(4, Runtime.getRuntime().availableProcessors());
     System.out.println("Starting a CPU cluster and a GPU cluster in this process...");
-    try (MasterNode cpu = MasterNode.start(spec(ClusterType.CPU, cpus, inventory));
-         MasterNode gpu = MasterNode.start(spec(ClusterType.GPU, null, inventory))) {
+    ClusterToken token = ClusterToken.findOrCreate(null, System.out::println);
+    try (MasterNode cpu = MasterNode.start(spec(ClusterType.CPU, cpus, inventory), token);
+         MasterNode gpu = MasterNode.start(spec(ClusterType.GPU, null, inventory), token)) {
       System.out.println("  CPU cluster at " + cpu.info.address() + " (" + cpus + " CPUs), monitor " + cpu.info.monitorUrl());
       System.out.println("  GPU cluster at " + gpu.info.address() + " (GPUs " + gpu.local.gpus() + "), monitor " + gpu.info.monitorUrl());
       runCpu(cpu.info.address());

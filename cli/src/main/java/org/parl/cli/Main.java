@@ -1,5 +1,6 @@
 package org.parl.cli;
 
+import org.parl.AuthenticationException;
 import org.parl.node.NodeFailure;
 import picocli.CommandLine;
 
@@ -25,7 +26,7 @@ public final class Main {
       if (e instanceof CommandLine.ParameterException pe) {
         return cli.getParameterExceptionHandler().handleParseException(pe, args);
       }
-      if (e instanceof NodeFailure) {
+      if (e instanceof NodeFailure || e instanceof AuthenticationException) {
         cmd.getErr().println("parl: " + e.getMessage());
       } else {
         cmd.getErr().println("parl: unexpected failure: " + e);

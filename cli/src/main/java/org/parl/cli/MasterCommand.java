@@ -5,6 +5,7 @@ import org.parl.node.MasterNode;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterType;
+import org.parl.security.ClusterToken;
 import org.parl.worker.WorkerSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,12 +57,17 @@ public final class MasterCommand implements Callable<Integer> {
   GpuOptions gpuOptions;
 
   @Mixin
+  TokenOption tokenOption;
+
+  @Mixin
   DetachOption detach;
 
   @Override
   public Integer call() {
     String bindHost = host.get();
     validate();
+    // before detaching, so that a new token file or a refused one is reported here
+    ClusterToken token = tokenOption.findOrCreate();
     if (detach.detach) {
       return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
     }
@@ -69,10 +75,12 @@ public final class MasterCommand implements Callable<Integer> {
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
     MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
-        maxGpusPerActor, hazelcastConfig.file));
+        maxGpusPerActor, hazelcastConfig.file), token);
     Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
     System.out.println(master.readyLine());
-    System.out.println("monitor: " + master.info.monitorUrl());
+    System.out.println("monitor: " + master.monitorLoginLink() + " (one-time login link)");
+    System.out.println("monitor certificate SHA-256: " + master.monitorFingerprint()
+        + " (self-signed: browsers warn; check that they show this fingerprint)");
     System.out.println("add a worker: bin/parl worker --address " + master.info.address());
     return foreground.await();
   }

@@ -9,6 +9,8 @@ import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.monitor.MonitorVerticle;
+import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,6 +43,9 @@ public final class MonitorCommand implements Callable<Integer> {
   @Mixin
   HazelcastConfigOption hazelcastConfig;
 
+  @Mixin
+  TokenOption tokenOption;
+
   @Override
   public Integer call() {
     HostPort master;
@@ -53,6 +58,7 @@ public final class MonitorCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, not " + port);
     }
     String bindHost = host.reachableFrom(master);
+    ClusterToken token = tokenOption.find();
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
     if (port != null) {
       Ports.claim(bindHost, port, "--port");
@@ -71,9 +77,12 @@ public final class MonitorCommand implements Callable<Integer> {
         foreground.stop(1);
       }
     });
-    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null);
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, ClusterKeys.derive(token));
     Nodes.deploy(node.vertx(), monitor);
     System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
+    System.out.println("monitor: " + monitor.loginLink() + " (one-time login link)");
+    System.out.println("monitor certificate SHA-256: " + monitor.fingerprint()
+        + " (self-signed: browsers warn; check that they show this fingerprint)");
     return foreground.await();
   }
 }

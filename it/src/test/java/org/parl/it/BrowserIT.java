@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -34,7 +36,9 @@ import org.parl.it.actors.CounterImpl;
 /**
  * The monitor's pages in a real headless Chromium against a live GPU cluster: the workers page
  * shows each GPU with its id, name and the job using it; the client's jobs page shows a job's log
- * and follows it live. Screenshots go to {@code target/monitor-*.png}.
+ * and follows it live. A browser without the token sees only the page that asks for it; the
+ * master's one-time login link lets it in (over HTTPS with the cluster's self-signed certificate,
+ * which the browser is told to accept). Screenshots go to {@code target/monitor-*.png}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -48,6 +52,7 @@ class BrowserIT {
   private TestCluster cluster;
   private ParlClient parl;
   private String monitor;
+  private String loginPath;
   private String w2;
   private RemoteActor<Counter> single;
   private RemoteActor<Counter> pair;
@@ -62,7 +67,9 @@ class BrowserIT {
       }
     }
     cluster = TestCluster.start(4);
-    monitor = cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1);
+    Matcher printed = cluster.master.awaitLine("monitor: (https://[^/\\s]+)(/login\\?code=\\S+)", TestCluster.START);
+    monitor = printed.group(1);
+    loginPath = printed.group(2);
     ParlProcess[] handle = new ParlProcess[1];
     w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
     parl = cluster.connect();
@@ -85,6 +92,29 @@ class BrowserIT {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  @Test
+  @Order(0)
+  void withoutTheTokenTheBrowserSeesTheTokenPageAndTheLoginLinkLetsItIn() throws Exception {
+    for (String page : List.of("/", "/clients.html")) {
+      browser.get(monitor + page);
+      waitFor(d -> !d.findElements(By.id("token-page")).isEmpty());
+      assertTrue(browser.findElements(By.cssSelector(".worker-card")).isEmpty(), "no worker card on the token page");
+      assertTrue(text("#token-page").contains("~/.parl/token"), text("#token-page"));
+    }
+    screenshot("monitor-token-page.png");
+
+    browser.findElement(By.name("token")).sendKeys("f".repeat(64));
+    browser.findElement(By.cssSelector("#token-page button[type=submit]")).click();
+    waitFor(d -> text("#message").contains("wrong cluster token"));
+    assertTrue(browser.manage().getCookieNamed("parl_session") == null, "no session for a wrong token");
+
+    browser.get(monitor + loginPath);
+    waitFor(d -> d.getCurrentUrl().equals(monitor + "/") && !d.findElements(By.cssSelector(".worker-card")).isEmpty());
+    Cookie session = browser.manage().getCookieNamed("parl_session");
+    assertTrue(session != null && session.isHttpOnly() && session.isSecure(), String.valueOf(session));
+    assertEquals("Strict", session.getSameSite());
   }
 
   @Test
@@ -190,6 +220,7 @@ class BrowserIT {
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
         "--window-size=1440,1000", "--user-data-dir=" + profile);
+    options.setAcceptInsecureCerts(true); // the cluster's certificate is self-signed (its fingerprint is printed)
     return new ChromeDriver(options);
   }
 }

@@ -9,11 +9,13 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,11 +29,15 @@ import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.monitor.MonitorHttp;
+import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 
 /**
  * The web monitor's API against a live GPU cluster (a master lending 4 fake GPUs and a worker
  * lending 2): {@code /api/cluster} agrees exactly with the JobCenter, jobs and logs are found,
  * {@code /metrics} is right, bad input gets JSON errors, and a killed worker disappears quickly.
+ * All of it over HTTPS with the cluster's certificate, and only for holders of the cluster token
+ * (a Bearer header, or the session cookie that the master's one-time login link sets).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -42,6 +48,8 @@ class MonitorApiIT {
   private TestCluster cluster;
   private ParlClient parl;
   private MonitorHttp http;
+  private String loginPath;
+  private String fingerprint;
   private ParlProcess secondWorker;
   private String w2;
   private RemoteActor<Counter> single;
@@ -51,7 +59,10 @@ class MonitorApiIT {
   @BeforeAll
   void start() throws Exception {
     cluster = TestCluster.start(4);
-    http = new MonitorHttp(cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1));
+    Matcher monitor = cluster.master.awaitLine("monitor: (https://[^/\\s]+)(/login\\?code=\\S+)", TestCluster.START);
+    http = new MonitorHttp(monitor.group(1), cluster.token());
+    loginPath = monitor.group(2);
+    fingerprint = cluster.master.awaitLine("monitor certificate SHA-256: (\\S+)", TestCluster.START).group(1);
     ParlProcess[] handle = new ParlProcess[1];
     w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
     secondWorker = handle[0];
@@ -63,6 +74,72 @@ class MonitorApiIT {
     if (cluster != null) {
       cluster.close();
     }
+  }
+
+  @Test
+  @Order(0)
+  void everyEndpointNeedsTheToken() throws Exception {
+    MonitorHttp nobody = http.anonymous();
+    MonitorHttp stranger = http.withToken("f".repeat(64));
+    List<String> wrong = new ArrayList<>();
+    for (MonitorHttp refused : List.of(nobody, stranger)) {
+      for (String path : List.of("/api/cluster", "/api/jobs?client=c-1", "/api/jobs/job-1/log", "/api/jobs/job-1/log/download",
+          "/api/history", "/metrics", "/api/events", "/api/nothing-here", "/api/jobs/../../etc/passwd")) {
+        MonitorHttp.Reply r = path.equals("/api/events") ? refused.open(path) : refused.get(path);
+        boolean jsonError = r.contentType().startsWith("application/json") && r.json().getString("error", "").contains("Bearer");
+        if (r.status() != 401 || !jsonError) {
+          wrong.add((refused == nobody ? "no token: " : "wrong token: ") + path + " -> " + r.status() + " " + r.body());
+        }
+      }
+      for (String path : List.of("/", "/clients.html", "/jobs.html?client=c-1", "/common.js", "/webjars/uplot/1.6.30/dist/uPlot.min.css",
+          "/no-such-page.html")) {
+        MonitorHttp.Reply r = refused.get(path);
+        if (r.status() != 401 || !r.contentType().startsWith("text/html") || !r.body().contains("action=\"/login\"")) {
+          wrong.add((refused == nobody ? "no token: " : "wrong token: ") + path + " -> " + r.status() + " " + r.contentType());
+        }
+      }
+    }
+    assertEquals(List.of(), wrong, "expected 401: JSON errors for the API, the token page for pages");
+    assertTrue(nobody.get("/api/cluster").json().getString("error").contains("$PARL_HOME/token"));
+    assertTrue(nobody.get("/").body().contains("~/.parl/token"), "the token page says where the token is");
+
+    assertEquals(200, http.get("/api/cluster").status());
+    assertEquals(200, http.get("/metrics").status());
+    assertEquals(200, http.get("/").status());
+    MonitorHttp.Reply events = http.open("/api/events");
+    assertEquals(200, events.status());
+    assertTrue(events.contentType().startsWith("text/event-stream"), events.contentType());
+  }
+
+  @Test
+  @Order(0)
+  void theMastersLoginLinkOpensASessionOnce() throws Exception {
+    MonitorHttp browser = http.anonymous();
+    MonitorHttp.Reply login = browser.get(loginPath);
+    assertEquals(303, login.status(), login.body());
+    assertEquals("/", login.header("location"));
+    String setCookie = login.header("set-cookie");
+    assertTrue(setCookie != null && setCookie.startsWith("parl_session="), setCookie);
+    String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+    assertEquals(200, browser.get("/api/cluster", Map.of("Cookie", cookie)).status());
+    assertEquals(200, browser.get("/metrics", Map.of("Cookie", cookie)).status());
+    assertTrue(browser.get("/", Map.of("Cookie", cookie)).body().contains("workers.js"), "the workers page");
+    assertEquals(401, browser.get("/api/cluster", Map.of("Cookie", "parl_session=" + "A".repeat(43))).status());
+
+    MonitorHttp.Reply again = browser.get(loginPath);
+    assertEquals(401, again.status(), "a login code works once");
+    assertTrue(again.contentType().startsWith("text/html") && again.body().contains("already used"), again.body());
+    assertEquals(null, again.header("set-cookie"));
+    assertEquals(401, browser.get(loginPath.replaceAll(".$", "")).status(), "a mangled code is refused");
+  }
+
+  @Test
+  @Order(0)
+  void theMonitorPresentsTheClusterCertificateAndPrintsItsFingerprint() {
+    ClusterKeys keys = ClusterKeys.derive(ClusterToken.of(cluster.token(), "test"));
+    assertEquals(HexFormat.ofDelimiter(":").withUpperCase().formatHex(keys.fingerprint()), fingerprint);
+    assertTrue(http.base().startsWith("https://127.0.0.1:"), http.base());
+    // MonitorHttp trusts exactly that certificate: every answer in this class came over it
   }
 
   @Test
@@ -212,8 +289,15 @@ class MonitorApiIT {
   @Order(6)
   void aStandAloneMonitorShowsTheSameCluster() throws Exception {
     try (ParlProcess standAlone = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address, "--port", "0")) {
-      MonitorHttp other = new MonitorHttp(standAlone.awaitLine("parl monitor ready: (http://\\S+)", TestCluster.START).group(1));
+      MonitorHttp other = new MonitorHttp(standAlone.awaitLine("parl monitor ready: (https://\\S+)", TestCluster.START).group(1),
+          cluster.token());
       assertTrue(!other.base().equals(http.base()));
+      String otherLogin = standAlone.awaitLine("monitor: (https://\\S+)", TestCluster.START).group(1);
+      assertTrue(otherLogin.startsWith(other.base() + "/login?code="), otherLogin);
+      assertEquals(401, other.anonymous().get("/api/cluster").status());
+      assertEquals(401, other.anonymous().get(loginPath).status(), "the master's code is not good on another monitor");
+      MonitorHttp.Reply login = other.anonymous().get(otherLogin.substring(other.base().length()));
+      assertEquals(303, login.status(), "its own printed link is");
       JsonObject mine = awaitAgreement();
       JsonObject theirs = other.json("/api/cluster");
       assertEquals(workerIds(mine), workerIds(theirs));
@@ -236,6 +320,11 @@ class MonitorApiIT {
     assertEquals(2, badPort.awaitExit(Duration.ofSeconds(60)), badPort.output());
     ParlProcess noAddress = ParlProcess.start(ParlProcess.env(cluster.home), "monitor");
     assertEquals(2, noAddress.awaitExit(Duration.ofSeconds(60)), noAddress.output());
+    ParlProcess noToken = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address,
+        "--token-file", cluster.home.resolve("no-such-token").toString());
+    assertEquals(1, noToken.awaitExit(Duration.ofSeconds(60)), noToken.output());
+    assertTrue(noToken.output().contains("no-such-token") && noToken.output().contains("does not exist"), noToken.output());
+    assertTrue(!noToken.output().contains("\tat "), "one sentence, no stack trace: " + noToken.output());
   }
 
   @Test

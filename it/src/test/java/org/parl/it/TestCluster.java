@@ -60,6 +60,15 @@ public final class TestCluster implements AutoCloseable {
     return p.awaitLine("parl worker (w-\\w+) ready", START).group(1);
   }
 
+  /** The cluster token the master created in this cluster's PARL_HOME. */
+  public String token() {
+    try {
+      return Files.readString(home.resolve("token")).strip();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   public Path fakeSmi(int gpus) {
     return fakeSmi(home, gpus);
   }

@@ -3,17 +3,21 @@ package org.parl.monitor;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import io.vertx.ext.web.handler.StaticHandler;
+import java.util.HexFormat;
 import org.parl.cluster.ClusterNode;
+import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The web monitor (SPEC §6): pages from {@code webroot/}, the JSON API, {@code /metrics}, and
- * live updates by Server-Sent Events on {@code /api/events}. It reads what the cluster publishes
- * every {@value #POLL_MS} ms, and at once when a member leaves, and pushes the view to open pages
- * when it changed. Runs on any member: the master, or a stand-alone lite member.
+ * live updates by Server-Sent Events on {@code /api/events}, over HTTPS with the cluster's
+ * certificate and only for holders of the cluster token ({@link MonitorAuth}). It reads what the
+ * cluster publishes every {@value #POLL_MS} ms, and at once when a member leaves, and pushes the
+ * view to open pages when it changed. Runs on any member: the master, or a stand-alone lite member.
  */
 public final class MonitorVerticle extends VerticleBase {
 
@@ -24,29 +28,45 @@ public final class MonitorVerticle extends VerticleBase {
   private final ClusterNode node;
   private final String host;
   private final int port;
+  private final boolean anyPortIfTaken;
+  private final ClusterToken token;
+  private final ClusterKeys keys;
   private volatile String url;
   private HttpServer server;
   private EventStream events;
   private ClusterWatch watch;
-
-  private final boolean anyPortIfTaken;
 
   /**
    * @param host the address to bind and to put in links
    * @param port the port to listen on; 0 picks a free one (see {@link #url()})
    * @param anyPortIfTaken whether a taken {@code port} (a default, not one the user chose) may be
    *     replaced by a free one
+   * @param token what every request must prove it holds
+   * @param keys the cluster's TLS identity, derived from {@code token}, which the monitor presents
    */
-  public MonitorVerticle(ClusterNode node, String host, int port, boolean anyPortIfTaken) {
+  public MonitorVerticle(ClusterNode node, String host, int port, boolean anyPortIfTaken, ClusterToken token,
+      ClusterKeys keys) {
     this.node = node;
     this.host = host;
     this.port = port;
     this.anyPortIfTaken = anyPortIfTaken;
+    this.token = token;
+    this.keys = keys;
   }
 
-  /** The monitor's URL once started. */
+  /** The monitor's URL once started: {@code https://HOST:PORT}. */
   public String url() {
     return url;
+  }
+
+  /** A fresh one-time login link, good for {@link LoginCodes#LIFETIME}. */
+  public String loginLink() {
+    return LoginCodes.link(url, token);
+  }
+
+  /** The SHA-256 fingerprint of the certificate the monitor presents, as browsers show it. */
+  public String fingerprint() {
+    return HexFormat.ofDelimiter(":").withUpperCase().formatHex(keys.fingerprint());
   }
 
   @Override
@@ -55,33 +75,26 @@ public final class MonitorVerticle extends VerticleBase {
     watch = new ClusterWatch(reader, this::url);
     events = new EventStream("cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
-
-    Router router = Router.router(vertx);
-    router.route().handler(api::refuseTraversal);
-    router.get("/api/cluster").handler(api::cluster);
-    router.get("/api/history").handler(api::history);
-    router.get("/api/events").handler(events::subscribe);
-    router.get("/api/jobs").handler(api::jobsOfClient);
-    router.get("/api/jobs/:id/log").handler(api::log);
-    router.get("/api/jobs/:id/log/download").handler(api::download);
-    router.route("/api/*").handler(api::unknown);
-    router.get("/metrics").handler(api::metrics);
-    router.route("/webjars/*").handler(StaticHandler.create("META-INF/resources/webjars"));
-    router.route("/*").handler(StaticHandler.create("webroot"));
-
     node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> poll()));
-    return vertx.createHttpServer().requestHandler(router).listen(port, host)
-        .recover(e -> anyPortIfTaken && port != 0
-            ? vertx.createHttpServer().requestHandler(router).listen(0, host)
-            : Future.failedFuture(new IllegalStateException("the monitor cannot listen on " + host + ":" + port
-                + " (" + e.getMessage() + "): choose another port", e)))
+    return TokenPage.load(vertx)
+        .map(page -> MonitorRoutes.create(vertx, new MonitorAuth(token, new LoginCodes(token, this::url), new Sessions(), page), api, events))
+        .compose(this::listen)
         .onSuccess(s -> {
           server = s;
-          url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + s.actualPort();
+          url = "https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + s.actualPort();
           vertx.setPeriodic(POLL_MS, t -> poll());
           vertx.setPeriodic(HEARTBEAT_MS, t -> events.heartbeat());
-          log.info("monitor serving {}", url);
+          log.info("monitor serving {} (certificate SHA-256 {})", url, fingerprint());
         });
+  }
+
+  private Future<HttpServer> listen(Router router) {
+    HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(keys.keyCert());
+    return vertx.createHttpServer(options).requestHandler(router).listen(port, host)
+        .recover(e -> anyPortIfTaken && port != 0
+            ? vertx.createHttpServer(options).requestHandler(router).listen(0, host)
+            : Future.failedFuture(new IllegalStateException("the monitor cannot listen on " + host + ":" + port
+                + " (" + e.getMessage() + "): choose another port", e)));
   }
 
   /** Reads the cluster and pushes the view to the open pages if it changed. */

@@ -10,6 +10,8 @@ import org.parl.cluster.ClusterType;
 import org.parl.master.JobCenterVerticle;
 import org.parl.master.MasterVerticle;
 import org.parl.monitor.MonitorVerticle;
+import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 
@@ -28,21 +30,25 @@ public final class MasterNode implements AutoCloseable {
   public final ClusterInfo info;
   public final WorkerSettings local;
   private final Path clusterFile;
+  private final MonitorVerticle monitor;
 
-  private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile) {
+  private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile, MonitorVerticle monitor) {
     this.node = node;
     this.info = info;
     this.local = local;
     this.clusterFile = clusterFile;
+    this.monitor = monitor;
   }
 
   /**
    * Starts every part. Servers bind their ports themselves (port 0, or the monitor's default
    * port when taken, become free ports), so two masters starting side by side cannot race for one.
    *
+   * @param token the cluster's token (SPEC §9); the cluster's TLS keys are derived from it here, once
    * @throws NodeFailure when a port is taken or a part cannot start
    */
-  public static MasterNode start(Spec s) {
+  public static MasterNode start(Spec s, ClusterToken token) {
+    ClusterKeys keys = ClusterKeys.derive(token);
     if (s.port() != 0) {
       Ports.claim(s.host(), s.port(), "--port");
     }
@@ -52,13 +58,14 @@ public final class MasterNode implements AutoCloseable {
     String clusterName = ClusterNode.newClusterName();
     ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
     AtomicReference<ClusterInfo> info = new AtomicReference<>();
+    MonitorVerticle monitor;
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
       MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), s.port());
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
-      MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);
+      monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
           s.maxGpusPerActor(), monitor.url()));
@@ -71,7 +78,17 @@ public final class MasterNode implements AutoCloseable {
       Nodes.close(node);
       throw e;
     }
-    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()));
+    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()), monitor);
+  }
+
+  /** A fresh one-time login link to the monitor (SPEC §6): {@code https://HOST:PORT/login?code=...}. */
+  public String monitorLoginLink() {
+    return monitor.loginLink();
+  }
+
+  /** The SHA-256 fingerprint of the certificate the monitor presents, for users to check. */
+  public String monitorFingerprint() {
+    return monitor.fingerprint();
   }
 
   /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */

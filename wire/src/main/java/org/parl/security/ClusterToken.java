@@ -194,6 +194,16 @@ public final class ClusterToken {
     return claimed != null && MessageDigest.isEqual(claimed, proof(label, parts));
   }
 
+  /**
+   * Whether {@code presented} is the token itself, for a peer that sends it inside TLS (the
+   * monitor's {@code Authorization: Bearer}, its token page). Compared in constant time: the
+   * time taken depends only on the length of what was presented, never on the secret.
+   */
+  public boolean matches(String presented) {
+    return presented != null && presented.length() <= MAX_LENGTH
+        && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8), secret);
+  }
+
   /** {@code n} fresh random bytes, for nonces. */
   public static byte[] nonce(int n) {
     byte[] b = new byte[n];
