@@ -1,6 +1,5 @@
 package org.parl.it;
 
-import org.parl.demo.FakeNvidiaSmi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.parl.demo.FakeNvidiaSmi;
 
 /** The command line of SPEC §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -179,7 +179,8 @@ class CliIT {
     Result demo = run("demo", "--nvidia-smi", home.resolve("no-nvidia-smi").toString());
     demo.expect(0, "demo finished");
     assertTrue(demo.output().contains("FAKE 4-GPU inventory"), demo.output());
-    assertTrue(demo.output().matches("(?s).*1-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d)\\] .* it sees pid \\d+, CUDA_VISIBLE_DEVICES=\"\\1\".*"),
+    assertTrue(demo.output().matches(
+        "(?s).*1-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d)\\] .* it sees pid \\d+, CUDA_VISIBLE_DEVICES=\"\\1\".*"),
         demo.output());
     assertTrue(demo.output().matches("(?s).*2-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d), (\\d)\\] .*CUDA_VISIBLE_DEVICES=\"\\1,\\2\".*"),
         demo.output());

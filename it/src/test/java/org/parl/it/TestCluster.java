@@ -1,6 +1,5 @@
 package org.parl.it;
 
-import org.parl.demo.FakeNvidiaSmi;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.regex.Matcher;
 import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
+import org.parl.demo.FakeNvidiaSmi;
 import org.parl.wire.ClassPaths;
 
 /**
