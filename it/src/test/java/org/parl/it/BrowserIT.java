@@ -3,6 +3,7 @@ package org.parl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,12 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -30,14 +30,15 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.monitor.MonitorHttp;
 
 /**
  * The monitor's pages in a real headless Chromium against a live GPU cluster: the workers page
  * shows each GPU with its id, name and the job using it; the client's jobs page shows a job's log
- * and follows it live. Screenshots go to {@code target/monitor-*.png}.
+ * and follows it live. Screenshots go to {@code target/monitor-*.png}. Each test starts from both
+ * workers wholly vacant and makes its actors with a client of its own, closed after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BrowserIT {
 
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -48,9 +49,8 @@ class BrowserIT {
   private TestCluster cluster;
   private ParlClient parl;
   private String monitor;
+  private MonitorHttp http;
   private String w2;
-  private RemoteActor<Counter> single;
-  private RemoteActor<Counter> pair;
   private WebDriver browser;
   private Path profile;
 
@@ -63,13 +63,22 @@ class BrowserIT {
     }
     cluster = TestCluster.start(4);
     monitor = cluster.master.awaitLine("monitor: (http://\\S+)", TestCluster.START).group(1);
-    ParlProcess[] handle = new ParlProcess[1];
-    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    parl = cluster.connect();
-    single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
-    pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
-    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    http = new MonitorHttp(monitor);
+    w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
     browser = chromium();
+  }
+
+  /** The state every test starts from: the two workers, wholly vacant; then this test's client. */
+  @BeforeEach
+  void awaitIdleAndConnect() throws Exception {
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getInteger("waiting") == 0
+        && s.getJsonArray("workers").size() == 2, WAIT);
+    parl = cluster.connect();
+  }
+
+  @AfterEach
+  void disconnect() {
+    parl.close();
   }
 
   @AfterAll
@@ -88,8 +97,12 @@ class BrowserIT {
   }
 
   @Test
-  @Order(1)
   void workersPageShowsEachGpuAndWhoUsesIt() throws Exception {
+    RemoteActor<Counter> single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    RemoteActor<Counter> pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    // a few statistics points for the charts, which start from this history
+    Await.until("3 statistics points of each worker in /api/history", WAIT, () -> http.json("/api/history"),
+        h -> h.size() == 2 && h.stream().allMatch(e -> ((JsonObject) e.getValue()).getJsonArray("t").size() >= 3));
     browser.get(monitor + "/");
     waitFor(d -> gpuRows().size() == 6 && countState("used") == 3
         && !d.findElements(By.cssSelector(".uplot canvas")).isEmpty());
@@ -108,7 +121,6 @@ class BrowserIT {
       assertEquals("used by " + pair.jobId(), stateOf(rows, pair.workerId(), g));
     }
     assertEquals(3, countState("vacant"));
-    TimeUnit.MILLISECONDS.sleep(2500); // a few statistics points on the charts
     screenshot("monitor-workers.png");
 
     // live: closing an actor frees its GPUs on the open page
@@ -117,8 +129,14 @@ class BrowserIT {
   }
 
   @Test
-  @Order(2)
   void clientsPageLeadsToTheJobsAndTheLog() throws Exception {
+    RemoteActor<Counter> single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    RemoteActor<Counter> pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    pair.close();
+    Await.until("the closed actor's job shown as ended by /api/jobs", WAIT, () -> http.json("/api/jobs?client=" + parl.id()),
+        answer -> answer.getJsonArray("jobs").stream().map(j -> (JsonObject) j)
+            .anyMatch(j -> pair.jobId().equals(j.getString("jobId")) && "ended".equals(j.getString("state"))));
     browser.get(monitor + "/clients.html");
     String clientRow = "tr[data-client='" + parl.id() + "']";
     waitFor(d -> !d.findElements(By.cssSelector(clientRow)).isEmpty());
