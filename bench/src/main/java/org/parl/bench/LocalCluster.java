@@ -1,7 +1,6 @@
 package org.parl.bench;
 
 import java.io.IOException;
-import org.parl.demo.FakeNvidiaSmi;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.parl.demo.FakeNvidiaSmi;
 
 /**
  * A cluster the benchmark starts for itself: {@code parl master --port 0} as a child process with

@@ -1,12 +1,12 @@
 package org.parl.cli;
 
-import org.parl.node.NodeFailure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.parl.bench.BenchResult;
 import org.parl.bench.BenchRun;
+import org.parl.node.NodeFailure;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -16,9 +16,9 @@ import picocli.CommandLine.Spec;
 /** {@code parl bench}: the end-to-end benchmark, against a running CPU cluster or clusters of its own. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {"Measure calls, array transfers, actor creation and Parl.connect end to end, next to a plain-Java "
-        + "TCP baseline measured in the same run, and compare them with PARL's figures and parl's targets.",
+            + "TCP baseline measured in the same run, and compare them with PARL's figures and parl's targets.",
         "Without --address it starts its own CPU cluster; GPU actor creation always runs on a GPU cluster it starts "
-        + "with fake GPUs. Prints a table, then one JSON line."})
+            + "with fake GPUs. Prints a table, then one JSON line."})
 public final class BenchCommand implements Callable<Integer> {
 
   @Spec

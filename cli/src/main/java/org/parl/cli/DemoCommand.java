@@ -1,12 +1,9 @@
 package org.parl.cli;
 
-import org.parl.node.LocalWorker;
-import org.parl.node.MasterNode;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,6 +14,8 @@ import org.parl.cluster.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;
+import org.parl.node.LocalWorker;
+import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
 import org.parl.worker.GpuInventory;
 import picocli.CommandLine.Command;

@@ -1,8 +1,5 @@
 package org.parl.cli;
 
-import org.parl.node.NodeFailure;
-import org.parl.node.Nodes;
-import org.parl.node.ParlHome;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -14,6 +11,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.parl.node.NodeFailure;
+import org.parl.node.ParlHome;
 
 /**
  * Starts this same command again as a background process (without {@code --detach}), waits until
@@ -28,7 +27,8 @@ final class Detacher {
 
   /** @return the exit code for this launcher process */
   static int detach(String role, List<String> args) {
-    Path log = ParlHome.logs().resolve(role + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")) + ".log");
+    String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+    Path log = ParlHome.logs().resolve(role + "-" + started + ".log");
     Process p;
     try {
       Files.createDirectories(log.getParent());

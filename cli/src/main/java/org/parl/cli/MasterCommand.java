@@ -1,10 +1,10 @@
 package org.parl.cli;
 
-import org.parl.node.LocalWorker;
-import org.parl.node.MasterNode;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterType;
+import org.parl.node.LocalWorker;
+import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
 import org.parl.worker.WorkerSettings;
 import picocli.CommandLine.Command;

@@ -1,14 +1,14 @@
 package org.parl.cli;
 
-import org.parl.node.BlockingGateway;
-import org.parl.node.NodeFailure;
-import org.parl.node.Nodes;
-import org.parl.node.Ports;
-import org.parl.net.HostPort;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.monitor.MonitorVerticle;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
+import org.parl.node.NodeFailure;
+import org.parl.node.Nodes;
+import org.parl.node.Ports;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 import picocli.CommandLine.Command;

@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "A cluster of CPU and GPU workers that runs remote actors.",
-    subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class, DemoCommand.class, BenchCommand.class,
-        ClasspathCommand.class})
+    subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class,
+        DemoCommand.class, BenchCommand.class, ClasspathCommand.class})
 public final class ParlCommand implements Runnable {
 
   @Override

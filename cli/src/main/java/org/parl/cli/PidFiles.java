@@ -1,11 +1,11 @@
 package org.parl.cli;
 
-import org.parl.node.ParlHome;
-import org.parl.node.ProcessRecords;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.node.ParlHome;
+import org.parl.node.ProcessRecords;
 
 /** The pid files of nodes started with {@code --detach}, read by {@code parl stop}. */
 final class PidFiles {

@@ -1,14 +1,14 @@
 package org.parl.cli;
 
-import org.parl.node.BlockingGateway;
-import org.parl.node.ClusterFiles;
-import org.parl.node.NodeFailure;
-import org.parl.net.HostPort;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
+import org.parl.node.ClusterFiles;
+import org.parl.node.NodeFailure;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

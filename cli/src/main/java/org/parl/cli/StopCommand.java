@@ -1,11 +1,11 @@
 package org.parl.cli;
 
-import org.parl.node.ParlHome;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.parl.node.ParlHome;
 import picocli.CommandLine.Command;
 
 /** {@code parl stop}: stops the nodes this user started with {@code --detach} on this host. */

@@ -1,14 +1,14 @@
 package org.parl.cli;
 
-import org.parl.node.BlockingGateway;
-import org.parl.node.LocalWorker;
-import org.parl.node.NodeFailure;
-import org.parl.node.Nodes;
-import org.parl.net.HostPort;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
+import org.parl.node.LocalWorker;
+import org.parl.node.NodeFailure;
+import org.parl.node.Nodes;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;

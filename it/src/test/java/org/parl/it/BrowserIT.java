@@ -3,6 +3,7 @@ package org.parl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -12,12 +13,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.JavascriptExecutor;
@@ -32,16 +32,19 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.monitor.LoginCodes;
+import org.parl.monitor.MonitorHttp;
+import org.parl.security.ClusterToken;
 
 /**
  * The monitor's pages in a real headless Chromium against a live GPU cluster: the workers page
  * shows each GPU with its id, name and the job using it; the client's jobs page shows a job's log
- * and follows it live. A browser without the token sees only the page that asks for it; the
- * master's one-time login link lets it in (over HTTPS with the cluster's self-signed certificate,
- * which the browser is told to accept). Screenshots go to {@code target/monitor-*.png}.
+ * and follows it live. A browser without the token sees only the page that asks for it; a one-time
+ * login link lets it in (over HTTPS with the cluster's self-signed certificate, which the browser
+ * is told to accept). Screenshots go to {@code target/monitor-*.png}. Each test starts from both
+ * workers wholly vacant and makes its actors with a client of its own, closed after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BrowserIT {
 
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -53,9 +56,8 @@ class BrowserIT {
   private ParlClient parl;
   private String monitor;
   private String loginPath;
+  private MonitorHttp http;
   private String w2;
-  private RemoteActor<Counter> single;
-  private RemoteActor<Counter> pair;
   private WebDriver browser;
   private Path profile;
 
@@ -70,13 +72,22 @@ class BrowserIT {
     Matcher printed = cluster.master.awaitLine("monitor: (https://[^/\\s]+)(/login\\?code=\\S+)", TestCluster.START);
     monitor = printed.group(1);
     loginPath = printed.group(2);
-    ParlProcess[] handle = new ParlProcess[1];
-    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    parl = cluster.connect();
-    single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
-    pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
-    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    http = new MonitorHttp(monitor, cluster.token());
+    w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
     browser = chromium();
+  }
+
+  /** The state every test starts from: the two workers, wholly vacant; then this test's client. */
+  @BeforeEach
+  void awaitIdleAndConnect() throws Exception {
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getInteger("waiting") == 0
+        && s.getJsonArray("workers").size() == 2, WAIT);
+    parl = cluster.connect();
+  }
+
+  @AfterEach
+  void disconnect() {
+    parl.close();
   }
 
   @AfterAll
@@ -95,8 +106,9 @@ class BrowserIT {
   }
 
   @Test
-  @Order(0)
   void withoutTheTokenTheBrowserSeesTheTokenPageAndTheLoginLinkLetsItIn() throws Exception {
+    browser.get(monitor + "/");
+    browser.manage().deleteAllCookies(); // another test may have logged in already
     for (String page : List.of("/", "/clients.html")) {
       browser.get(monitor + page);
       waitFor(d -> !d.findElements(By.id("token-page")).isEmpty());
@@ -118,8 +130,13 @@ class BrowserIT {
   }
 
   @Test
-  @Order(1)
   void workersPageShowsEachGpuAndWhoUsesIt() throws Exception {
+    logIn();
+    RemoteActor<Counter> single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    RemoteActor<Counter> pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    // a few statistics points for the charts, which start from this history
+    Await.until("3 statistics points of each worker in /api/history", WAIT, () -> http.json("/api/history"),
+        h -> h.size() == 2 && h.stream().allMatch(e -> ((JsonObject) e.getValue()).getJsonArray("t").size() >= 3));
     browser.get(monitor + "/");
     waitFor(d -> gpuRows().size() == 6 && countState("used") == 3
         && !d.findElements(By.cssSelector(".uplot canvas")).isEmpty());
@@ -138,7 +155,6 @@ class BrowserIT {
       assertEquals("used by " + pair.jobId(), stateOf(rows, pair.workerId(), g));
     }
     assertEquals(3, countState("vacant"));
-    TimeUnit.MILLISECONDS.sleep(2500); // a few statistics points on the charts
     screenshot("monitor-workers.png");
 
     // live: closing an actor frees its GPUs on the open page
@@ -147,8 +163,15 @@ class BrowserIT {
   }
 
   @Test
-  @Order(2)
   void clientsPageLeadsToTheJobsAndTheLog() throws Exception {
+    logIn();
+    RemoteActor<Counter> single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    RemoteActor<Counter> pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    pair.close();
+    Await.until("the closed actor's job shown as ended by /api/jobs", WAIT, () -> http.json("/api/jobs?client=" + parl.id()),
+        answer -> answer.getJsonArray("jobs").stream().map(j -> (JsonObject) j)
+            .anyMatch(j -> pair.jobId().equals(j.getString("jobId")) && "ended".equals(j.getString("state"))));
     browser.get(monitor + "/clients.html");
     String clientRow = "tr[data-client='" + parl.id() + "']";
     waitFor(d -> !d.findElements(By.cssSelector(clientRow)).isEmpty());
@@ -169,6 +192,15 @@ class BrowserIT {
     single.run(x -> x.print("printed while the page was open")).await(20, TimeUnit.SECONDS);
     waitFor(d -> text("#log").contains("printed while the page was open"));
     screenshot("monitor-job-log.png");
+  }
+
+  /** Opens a session through a fresh one-time link (minted with the token, as any holder can), unless one is open. */
+  private void logIn() {
+    browser.get(monitor + "/");
+    if (browser.manage().getCookieNamed("parl_session") == null) {
+      browser.get(LoginCodes.link(monitor, ClusterToken.of(cluster.token(), "BrowserIT")));
+      waitFor(d -> d.getCurrentUrl().equals(monitor + "/") && d.findElements(By.id("token-page")).isEmpty());
+    }
   }
 
   private void waitFor(java.util.function.Function<WebDriver, Boolean> condition) {

@@ -1,6 +1,5 @@
 package org.parl.it;
 
-import org.parl.demo.FakeNvidiaSmi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.parl.demo.FakeNvidiaSmi;
 
 /** The command line of SPEC §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -41,6 +40,11 @@ class CliIT {
 
   @AfterAll
   void killLeftovers() throws IOException {
+    killDetached(home);
+  }
+
+  /** Kills the nodes that {@code --detach} started under {@code home}, by their pid files. */
+  private static void killDetached(Path home) throws IOException {
     Path run = home.resolve("run");
     if (Files.isDirectory(run)) {
       try (Stream<Path> files = Files.list(run)) {
@@ -53,6 +57,10 @@ class CliIT {
   }
 
   private Result run(String... args) {
+    return run(home, args);
+  }
+
+  private static Result run(Path home, String... args) {
     try (ParlProcess p = ParlProcess.start(ParlProcess.env(home), args)) {
       int code = p.awaitExit(QUICK);
       return new Result(code, p.output());
@@ -141,19 +149,29 @@ class CliIT {
 
   @Test
   void detachedNodesAreListedByStatusAndStoppedByStop() throws Exception {
-    Result master1 = run("master", "--port", "0", "--cpus", "2", "--detach").expect(0, "running in the background as pid");
-    Result master2 = run("master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--detach")
+    Path own = Files.createTempDirectory("parl-cli-detached");
+    try {
+      detachedNodes(own);
+    } finally {
+      killDetached(own);
+    }
+  }
+
+  /** Detached nodes under their own PARL_HOME, so that no other test sees them. */
+  private void detachedNodes(Path own) throws Exception {
+    Result master1 = run(own, "master", "--port", "0", "--cpus", "2", "--detach").expect(0, "running in the background as pid");
+    Result master2 = run(own, "master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--detach")
         .expect(0, "parl master ready");
     String gpuAddress = master2.output().replaceAll("(?s).*address (\\S+),.*", "$1");
-    run("worker", "--address", gpuAddress, "--gpus", "2,3", "--nvidia-smi", smi4.toString(), "--detach")
+    run(own, "worker", "--address", gpuAddress, "--gpus", "2,3", "--nvidia-smi", smi4.toString(), "--detach")
         .expect(0, "parl worker");
-    Result status = run("status").expect(0, "CPU cluster  1 worker(s)  CPUs 0 used / 2 vacant");
+    Result status = run(own, "status").expect(0, "CPU cluster  1 worker(s)  CPUs 0 used / 2 vacant");
     assertTrue(status.output().contains(gpuAddress + "  GPU cluster  2 worker(s)  CPUs 0 used / 0 vacant  GPUs 0 used / 6 vacant"),
         status.output());
-    run("status", "--address", gpuAddress).expect(0, "GPU cluster  2 worker(s)");
+    run(own, "status", "--address", gpuAddress).expect(0, "GPU cluster  2 worker(s)");
 
     List<ProcessHandle> started = new ArrayList<>();
-    try (Stream<Path> files = Files.list(home.resolve("run"))) {
+    try (Stream<Path> files = Files.list(own.resolve("run"))) {
       for (Path f : files.toList()) {
         ProcessHandle h = ProcessHandle.of(new JsonObject(Files.readString(f)).getLong("pid")).orElseThrow();
         started.add(h);
@@ -161,16 +179,13 @@ class CliIT {
       }
     }
     assertTrue(started.size() >= 3 + 2, "nodes and their warm job processes: " + started.size());
-    run("stop").expect(0, "stopped master");
+    run(own, "stop").expect(0, "stopped master");
     for (ProcessHandle h : started) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (h.isAlive()) {
-        assertTrue(System.nanoTime() < deadline, "process " + h.pid() + " " + h.info().commandLine().orElse("") + " still runs");
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
+      String what = "process " + h.pid() + " " + h.info().commandLine().orElse("") + " ending";
+      Await.until(what, Duration.ofSeconds(10), () -> !h.isAlive());
     }
-    run("stop").expect(0, "nothing to stop");
-    run("status").expect(1, "no parl cluster runs on this host");
+    run(own, "stop").expect(0, "nothing to stop");
+    run(own, "status").expect(1, "no parl cluster runs on this host");
     assertTrue(master1.output().contains("log: "), master1.output());
   }
 
@@ -179,7 +194,8 @@ class CliIT {
     Result demo = run("demo", "--nvidia-smi", home.resolve("no-nvidia-smi").toString());
     demo.expect(0, "demo finished");
     assertTrue(demo.output().contains("FAKE 4-GPU inventory"), demo.output());
-    assertTrue(demo.output().matches("(?s).*1-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d)\\] .* it sees pid \\d+, CUDA_VISIBLE_DEVICES=\"\\1\".*"),
+    assertTrue(demo.output().matches(
+        "(?s).*1-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d)\\] .* it sees pid \\d+, CUDA_VISIBLE_DEVICES=\"\\1\".*"),
         demo.output());
     assertTrue(demo.output().matches("(?s).*2-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d), (\\d)\\] .*CUDA_VISIBLE_DEVICES=\"\\1,\\2\".*"),
         demo.output());

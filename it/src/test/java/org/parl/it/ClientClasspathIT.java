@@ -46,7 +46,6 @@ class ClientClasspathIT {
             System.out.println("ANSWER " + g.greet("parl") + " from pid " + g.pid()
                 + " (client pid " + ProcessHandle.current().pid() + ")");
           }
-          System.exit(0);
         }
       }
       """;

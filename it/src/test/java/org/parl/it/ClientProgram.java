@@ -2,6 +2,7 @@ package org.parl.it;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.it.actors.Counter;
@@ -25,6 +26,6 @@ public final class ClientProgram {
       out.add(actor.jobId() + "=" + actor.call(Counter::pid).await());
     }
     System.out.println("READY " + String.join(",", out));
-    Thread.sleep(Long.MAX_VALUE);
+    new CountDownLatch(1).await(); // until the test kills this process
   }
 }

@@ -154,12 +154,13 @@ class CpuActorsIT {
 
   @Test
   void moreActorsThanCpusWaitThenRun() throws Exception {
+    cluster.awaitIdle();
     List<RemoteActor<Counter>> three = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       three.add(parl.actor(Counter.class, CounterImpl.class).createAsync().await());
     }
     Future<RemoteActor<Counter>> fourth = parl.actor(Counter.class, CounterImpl.class).createAsync();
-    TimeUnit.MILLISECONDS.sleep(1500);
+    cluster.awaitWaiting(1);
     assertFalse(fourth.isComplete(), "3 CPUs hold 3 actors; the fourth waits");
     three.get(0).close();
     RemoteActor<Counter> a = fourth.await(30, TimeUnit.SECONDS);
@@ -184,8 +185,9 @@ class CpuActorsIT {
   void aKilledJobFailsPendingAndLaterCalls() throws Exception {
     RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).createAsync().await();
     long pid = a.call(Counter::pid).await();
-    Future<Void> pending = a.run(x -> x.sleep(30_000));
-    TimeUnit.MILLISECONDS.sleep(200);
+    Path running = cluster.marker("killed-job");
+    Future<Void> pending = a.run(x -> x.markThenSleep(running.toString(), 30_000));
+    Await.until("the call running in job " + a.jobId(), Duration.ofSeconds(20), () -> Files.exists(running));
     long t0 = System.nanoTime();
     ProcessHandle.of(pid).orElseThrow().destroyForcibly();
     ActorLostException e = assertThrows(ActorLostException.class, () -> pending.await(10, TimeUnit.SECONDS));
@@ -217,11 +219,7 @@ class CpuActorsIT {
     client.kill();
     cluster.awaitIdle();
     for (long pid : pids) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-        assertTrue(System.nanoTime() < deadline, "job process " + pid + " outlived its client");
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
+      Await.exited(pid, Duration.ofSeconds(10), "job process " + pid + " ending after its client was killed");
     }
   }
 

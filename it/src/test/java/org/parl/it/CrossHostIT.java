@@ -22,11 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
@@ -39,7 +36,6 @@ import org.parl.it.hosts.TcpSocket;
  * {@code -Dparl.it.bench=true} it also prints call and echo figures across hosts next to plain TCP.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrossHostIT {
 
   private static final Duration START = TestCluster.START;
@@ -96,7 +92,6 @@ class CrossHostIT {
   }
 
   @Test
-  @Order(1)
   void actorsOnBothHostsSeeTheirGpusAndEchoAcrossHosts() throws Exception {
     ParlProcess client = c.java(ParlProcess.env(home(c)), userClasspath(), CrossHostClient.class, address, "4");
     client.awaitLine("^READY$", START);
@@ -127,12 +122,11 @@ class CrossHostIT {
 
     int exit = terminate(client);
     assertTrue(client.output().contains("CLOSED"), "exit " + exit + ": " + client.output());
-    awaitStatus("2 worker\\(s\\).*GPUs 0 used / 4 vacant.*monitor http://" + Pattern.quote(a.address) + ":");
+    awaitStatus("2 worker\\(s\\).*GPUs 0 used / 4 vacant.*monitor https://" + Pattern.quote(a.address) + ":");
     checkListeners("after the client closed", roles);
   }
 
   @Test
-  @Order(2)
   void aNodeOnAnotherHostMustNameItsOwnAddress() throws Exception {
     ParlProcess loopback = c.parl(ParlProcess.env(home(c)), "worker", "--address", address);
     assertEquals(2, loopback.awaitExit(START), loopback.output());
@@ -144,7 +138,6 @@ class CrossHostIT {
   }
 
   @Test
-  @Order(3)
   void figuresAcrossHosts() throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("parl.it.bench"), "figures only with -Dparl.it.bench=true");
     int rounds = Integer.getInteger("parl.it.bench.rounds", 30);
@@ -225,18 +218,13 @@ class CrossHostIT {
 
   /** Runs {@code parl status} on host C until its line matches (releases are asynchronous). */
   private void awaitStatus(String regex) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      ParlProcess status = c.parl(ParlProcess.env(home(c)), "status", "--address", address);
-      status.awaitExit(START);
-      last = status.output();
-      if (Pattern.compile(regex).matcher(last).find()) {
-        return;
+    Pattern expected = Pattern.compile(regex);
+    Await.until("parl status on C matching /" + regex + "/", Duration.ofSeconds(60), () -> {
+      try (ParlProcess status = c.parl(ParlProcess.env(home(c)), "status", "--address", address)) {
+        status.awaitExit(START);
+        return status.output();
       }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("parl status on C never matched /" + regex + "/; last:\n" + last);
+    }, out -> expected.matcher(out).find());
   }
 
   /** The user program's class path: the client jar and its libraries, plus the test actors. */

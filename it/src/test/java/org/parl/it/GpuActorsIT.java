@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,12 +16,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.parl.ActorLostException;
 import org.parl.ClusterMismatchException;
 import org.parl.InvalidRequestException;
@@ -28,9 +29,11 @@ import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
-/** GPU actors on a GPU cluster whose master lends a fake 4-GPU inventory. */
+/**
+ * GPU actors on a GPU cluster whose master lends a fake 4-GPU inventory. Each test starts from that
+ * one worker wholly vacant, with a client of its own that is closed (freeing its actors) after it.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GpuActorsIT {
 
   private TestCluster cluster;
@@ -39,7 +42,6 @@ class GpuActorsIT {
   @BeforeAll
   void start() throws Exception {
     cluster = TestCluster.start(4);
-    parl = cluster.connect();
   }
 
   @AfterAll
@@ -49,8 +51,20 @@ class GpuActorsIT {
     }
   }
 
+  /** The state every test starts from: the master's worker alone, wholly vacant, nobody waiting. */
+  @BeforeEach
+  void awaitIdleAndConnect() throws Exception {
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getInteger("waiting") == 0
+        && s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20));
+    parl = cluster.connect();
+  }
+
+  @AfterEach
+  void disconnect() {
+    parl.close();
+  }
+
   @Test
-  @Order(1)
   void eachActorSeesExactlyItsGpus() throws Exception {
     List<RemoteActor<Counter>> singles = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -69,7 +83,7 @@ class GpuActorsIT {
     assertEquals(String.join(",", pair.gpus()), pair.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await());
 
     Future<RemoteActor<Counter>> fifth = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync();
-    TimeUnit.MILLISECONDS.sleep(1500);
+    cluster.awaitWaiting(1);
     assertFalse(fifth.isComplete(), "all 4 GPUs are held; the request waits");
     List<String> freed = singles.get(0).gpus();
     singles.remove(0).close();
@@ -87,7 +101,6 @@ class GpuActorsIT {
   }
 
   @Test
-  @Order(2)
   void wrongRequestsAreRefused() {
     ClusterMismatchException cpu = assertThrows(ClusterMismatchException.class,
         () -> parl.actor(Counter.class, CounterImpl.class).create());
@@ -98,7 +111,6 @@ class GpuActorsIT {
   }
 
   @Test
-  @Order(3)
   void aKilledClientGivesItsGpusBack() throws Exception {
     ParlProcess client = cluster.program(ClientProgram.class, cluster.address, "2", "2");
     client.awaitLine("READY", TestCluster.START);
@@ -109,22 +121,24 @@ class GpuActorsIT {
   }
 
   @Test
-  @Order(4)
   void aDeadWorkerFailsItsActorsCalls() throws Exception {
     ParlProcess[] handle = new ParlProcess[1];
     String w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    RemoteActor<Counter> onMaster = parl.actor(Counter.class, CounterImpl.class).gpus(4).createAsync().await();
-    RemoteActor<Counter> onW2 = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
-    assertEquals(w2, onW2.workerId());
-    Future<Void> pending = onW2.run(x -> x.sleep(60_000));
-    TimeUnit.MILLISECONDS.sleep(300);
-    handle[0].kill();
-    ActorLostException e = assertThrows(ActorLostException.class, () -> pending.await(15, TimeUnit.SECONDS));
-    assertTrue(e.getMessage().contains(w2), e.getMessage());
-    assertThrows(ActorLostException.class, () -> onW2.call(Counter::value).await());
-    assertEquals(1, onMaster.call(x -> x.add(1)).await(), "actors elsewhere are untouched");
-    onW2.close();
-    onMaster.close();
-    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20));
+    try (ParlProcess worker2 = handle[0]) {
+      RemoteActor<Counter> onMaster = parl.actor(Counter.class, CounterImpl.class).gpus(4).createAsync().await();
+      RemoteActor<Counter> onW2 = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+      assertEquals(w2, onW2.workerId());
+      Path running = cluster.marker("on-w2");
+      Future<Void> pending = onW2.run(x -> x.markThenSleep(running.toString(), 60_000));
+      Await.until("the call running on " + w2, Duration.ofSeconds(20), () -> Files.exists(running));
+      worker2.kill();
+      ActorLostException e = assertThrows(ActorLostException.class, () -> pending.await(15, TimeUnit.SECONDS));
+      assertTrue(e.getMessage().contains(w2), e.getMessage());
+      assertThrows(ActorLostException.class, () -> onW2.call(Counter::value).await());
+      assertEquals(1, onMaster.call(x -> x.add(1)).await(), "actors elsewhere are untouched");
+      onW2.close();
+      onMaster.close();
+      cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20));
+    }
   }
 }

@@ -10,43 +10,45 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.parl.cluster.Addresses;
 
 /**
  * A GPU cluster of real processes on loopback: a master whose local worker has a fake 4-GPU
  * inventory and a second worker with a fake 2-GPU inventory. The test JVM joins as a lite member
- * and talks to the JobCenter over the event bus.
+ * and talks to the JobCenter over the event bus. Each test starts from both workers wholly vacant,
+ * asks under its own client id, and gives back whatever it still asks for or holds when it ends.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GpuClusterIT {
 
   private TestCluster cluster;
-  private ParlProcess worker2;
   private TestMember member;
   private String address;
   private String w4;
   private String w2;
+  private String clientId;
 
   @BeforeAll
   void startCluster() throws Exception {
     cluster = TestCluster.start(4);
     address = cluster.address;
     w4 = cluster.localWorker;
-    ParlProcess[] handle = new ParlProcess[1];
-    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    worker2 = handle[0];
+    w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
     member = cluster.member();
   }
 
@@ -57,8 +59,29 @@ class GpuClusterIT {
     }
   }
 
+  /** The state every test starts from: the two workers, wholly vacant, and nobody waiting. */
+  @BeforeEach
+  void awaitPoolWhole(TestInfo test) throws Exception {
+    clientId = "it-" + test.getTestMethod().orElseThrow().getName();
+    cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty() && s.getInteger("waiting") == 0
+        && workerIds(s).equals(Set.of(w4, w2)), Duration.ofSeconds(20));
+    awaitWorkerRecord(w4, List.of(0, 1, 2, 3), List.of());
+    awaitWorkerRecord(w2, List.of(0, 1), List.of());
+  }
+
+  /** Gives up what this test still asks for or holds (nothing, when it passed). */
+  @AfterEach
+  void giveBack() throws Exception {
+    member.jobCenter("cancel", new JsonObject().put("clientId", clientId), 10_000).await(15, TimeUnit.SECONDS);
+    for (Object o : member.snapshot().getJsonArray("jobs")) {
+      JsonObject job = (JsonObject) o;
+      if (clientId.equals(job.getString("clientId"))) {
+        end(job);
+      }
+    }
+  }
+
   @Test
-  @Order(1)
   void requestsGetDistinctExistingGpuIds() throws Exception {
     JsonObject one = allocate(1, 10_000).await(20, TimeUnit.SECONDS);
     assertEquals(w2, one.getString("workerId"), "best fit: the 2-GPU worker holds a 1-GPU request");
@@ -67,7 +90,7 @@ class GpuClusterIT {
     assertEquals(w4, two.getString("workerId"));
     assertEquals(List.of(0, 1), ids(two));
     Future<JsonObject> four = allocate(4, 30_000);
-    Thread.sleep(500);
+    cluster.awaitWaiting(1);
     assertFalse(four.isComplete(), "4 GPUs are not vacant anywhere yet");
     end(two);
     JsonObject granted = four.await(20, TimeUnit.SECONDS);
@@ -81,20 +104,20 @@ class GpuClusterIT {
   }
 
   @Test
-  @Order(2)
   void waitingRequestsAreServedInArrivalOrder() throws Exception {
     JsonObject big = allocate(4, 10_000).await(20, TimeUnit.SECONDS);
     JsonObject small = allocate(2, 10_000).await(20, TimeUnit.SECONDS);
     List<String> served = Collections.synchronizedList(new ArrayList<>());
     Future<JsonObject> first = allocate(2, 30_000).onSuccess(j -> served.add("first"));
-    Thread.sleep(100);
+    cluster.awaitWaiting(1);
     Future<JsonObject> second = allocate(1, 30_000).onSuccess(j -> served.add("second"));
-    Thread.sleep(300);
+    cluster.awaitWaiting(2);
     assertEquals(List.of(), served);
     end(small);
     JsonObject a = first.await(20, TimeUnit.SECONDS);
     assertEquals(w2, a.getString("workerId"));
-    Thread.sleep(300);
+    // end(small) was answered after the queue was served: what still waits now waits for good
+    assertEquals(1, member.snapshot().getInteger("waiting"), "the 1-GPU request still waits: nothing is vacant");
     assertEquals(List.of("first"), served, "the 1-GPU request still waits: nothing is vacant");
     end(big);
     JsonObject b = second.await(20, TimeUnit.SECONDS);
@@ -106,7 +129,6 @@ class GpuClusterIT {
   }
 
   @Test
-  @Order(3)
   void aRequestTimesOutWithTheReason() throws Exception {
     JsonObject big = allocate(4, 10_000).await(20, TimeUnit.SECONDS);
     long t0 = System.nanoTime();
@@ -120,7 +142,6 @@ class GpuClusterIT {
   }
 
   @Test
-  @Order(4)
   void impossibleRequestsAreRefused() throws Exception {
     ReplyException cpuOnly = failure(member.jobCenter("allocate",
         new JsonObject().put("clientId", "t").put("cpus", 1).put("timeoutMs", 1000), 10_000));
@@ -135,7 +156,6 @@ class GpuClusterIT {
   }
 
   @Test
-  @Order(5)
   void aCpuWorkerIsRefused() throws Exception {
     try (ParlProcess cpuWorker = ParlProcess.start(ParlProcess.env(cluster.home), "worker", "--address", address, "--cpus", "2")) {
       assertEquals(1, cpuWorker.awaitExit(TestCluster.START));
@@ -195,29 +215,31 @@ class GpuClusterIT {
   }
 
   @Test
-  @Order(9)
   void aKilledWorkerLeavesThePoolAndTheMap() throws Exception {
-    JsonObject onW2 = allocate(2, 10_000).await(20, TimeUnit.SECONDS);
-    assertEquals(w2, onW2.getString("workerId"));
-    assertTrue(member.map(Addresses.WORKERS_MAP).containsKey(w2));
-    long t0 = System.nanoTime();
-    worker2.kill();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (member.map(Addresses.WORKERS_MAP).containsKey(w2)) {
-      assertTrue(System.nanoTime() < deadline, "worker " + w2 + " is still in the map 15 s after SIGKILL");
-      Thread.sleep(50);
+    ParlProcess[] handle = new ParlProcess[1];
+    String w3 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(3).toString());
+    try (ParlProcess worker3 = handle[0]) {
+      awaitWorkerRecord(w3, List.of(0, 1, 2), List.of());
+      JsonObject onW3 = allocate(3, 10_000).await(20, TimeUnit.SECONDS);
+      assertEquals(w3, onW3.getString("workerId"), "best fit: the 3-GPU worker holds a 3-GPU request");
+      assertTrue(member.map(Addresses.WORKERS_MAP).containsKey(w3));
+      long t0 = System.nanoTime();
+      worker3.kill();
+      Await.until("worker " + w3 + " leaving the map after SIGKILL", Duration.ofSeconds(15),
+          () -> !member.map(Addresses.WORKERS_MAP).containsKey(w3));
+      System.out.printf("killed worker gone from the map after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+      JsonObject s = member.snapshot();
+      assertEquals("ok", s.getString("invariant"));
+      assertEquals(Set.of(w4, w2), workerIds(s));
+      assertEquals(0, s.getJsonArray("jobs").size(), "the lost job holds nothing");
+      assertFalse(member.map(Addresses.JOBS_MAP).containsKey(onW3.getString("jobId")));
+      assertEquals(List.of(0, 1, 2, 3), ids(member.map(Addresses.WORKERS_MAP).get(w4), "worker_vacant_gpus"));
+      assertEquals(List.of(0, 1), ids(member.map(Addresses.WORKERS_MAP).get(w2), "worker_vacant_gpus"));
     }
-    System.out.printf("killed worker gone from the map after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
-    JsonObject s = member.snapshot();
-    assertEquals("ok", s.getString("invariant"));
-    assertEquals(1, s.getJsonArray("workers").size());
-    assertEquals(0, s.getJsonArray("jobs").size(), "the lost job holds nothing");
-    assertFalse(member.map(Addresses.JOBS_MAP).containsKey(onW2.getString("jobId")));
-    assertEquals(List.of(0, 1, 2, 3), ids(member.map(Addresses.WORKERS_MAP).get(w4), "worker_vacant_gpus"));
   }
 
   private Future<JsonObject> allocate(int gpus, long timeoutMs) {
-    JsonObject body = new JsonObject().put("clientId", "it").put("gpus", gpus).put("timeoutMs", timeoutMs);
+    JsonObject body = new JsonObject().put("clientId", clientId).put("gpus", gpus).put("timeoutMs", timeoutMs);
     return member.jobCenter("allocate", body, timeoutMs + 10_000);
   }
 
@@ -250,16 +272,14 @@ class GpuClusterIT {
     return o.getJsonArray(field).getList();
   }
 
+  private static Set<String> workerIds(JsonObject snapshot) {
+    return snapshot.getJsonArray("workers").stream().map(w -> ((JsonObject) w).getString("id")).collect(Collectors.toSet());
+  }
+
   private void awaitWorkerRecord(String workerId, List<Integer> vacant, List<Integer> used) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (true) {
-      JsonObject w = member.map(Addresses.WORKERS_MAP).get(workerId);
-      if (w != null && ids(w, "worker_vacant_gpus").equals(vacant) && ids(w, "worker_used_gpus").equals(used)) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, "map record of " + workerId + " is " + w);
-      Thread.sleep(50);
-    }
+    Await.until("map record of " + workerId + " with vacant " + vacant + " and used " + used, Duration.ofSeconds(10),
+        () -> member.map(Addresses.WORKERS_MAP).get(workerId),
+        w -> w != null && ids(w, "worker_vacant_gpus").equals(vacant) && ids(w, "worker_used_gpus").equals(used));
   }
 
   private void assertPoolWhole() throws Exception {
@@ -267,9 +287,7 @@ class GpuClusterIT {
     assertEquals("ok", s.getString("invariant"));
     assertEquals(0, s.getJsonArray("jobs").size());
     awaitWorkerRecord(w4, List.of(0, 1, 2, 3), List.of());
-    if (worker2.isAlive()) {
-      awaitWorkerRecord(w2, List.of(0, 1), List.of());
-    }
+    awaitWorkerRecord(w2, List.of(0, 1), List.of());
   }
 
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -27,8 +29,9 @@ class MasterDeathIT {
       RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).cpus(2).createAsync().await();
       assertEquals(workerId, a.workerId());
       long jobPid = a.call(Counter::pid).await();
-      Future<Void> pending = a.run(x -> x.sleep(60_000));
-      TimeUnit.MILLISECONDS.sleep(200);
+      Path running = cluster.marker("master-death");
+      Future<Void> pending = a.run(x -> x.markThenSleep(running.toString(), 60_000));
+      Await.until("the call running in job " + a.jobId(), Duration.ofSeconds(20), () -> Files.exists(running));
 
       cluster.master.kill();
 
@@ -36,11 +39,7 @@ class MasterDeathIT {
       assertTrue(lost.getMessage().contains("master"), lost.getMessage());
       assertEquals(1, worker[0].awaitExit(Duration.ofSeconds(30)), "the worker stops when its master is gone");
       assertTrue(worker[0].output().contains("left the cluster; worker " + workerId + " stops"), worker[0].output());
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (ProcessHandle.of(jobPid).map(ProcessHandle::isAlive).orElse(false)) {
-        assertTrue(System.nanoTime() < deadline, "the job process outlived its worker");
-        TimeUnit.MILLISECONDS.sleep(50);
-      }
+      Await.exited(jobPid, Duration.ofSeconds(10), "the job process ending with its worker");
       assertThrows(ActorLostException.class, () -> parl.actor(Counter.class, CounterImpl.class).create());
       parl.close();
     }

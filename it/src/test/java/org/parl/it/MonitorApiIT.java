@@ -15,15 +15,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
@@ -37,24 +37,26 @@ import org.parl.tls.ClusterKeys;
  * lending 2): {@code /api/cluster} agrees exactly with the JobCenter, jobs and logs are found,
  * {@code /metrics} is right, bad input gets JSON errors, and a killed worker disappears quickly.
  * All of it over HTTPS with the cluster's certificate, and only for holders of the cluster token
- * (a Bearer header, or the session cookie that the master's one-time login link sets).
+ * (a Bearer header, or the session cookie that the master's one-time login link sets). Each test
+ * starts from both workers wholly vacant and no client; a test that needs actors makes them with a
+ * client of its own ({@link #actors()}), closed after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MonitorApiIT {
 
   private static final String MARKER = "monitor-it printed this line";
+  private static final String CLOSED_LINE = "this actor will be closed";
 
   private TestCluster cluster;
-  private ParlClient parl;
   private MonitorHttp http;
   private String loginPath;
   private String fingerprint;
-  private ParlProcess secondWorker;
   private String w2;
-  private RemoteActor<Counter> single;
-  private RemoteActor<Counter> pair;
-  private String closedJob;
+  /** This test's client, when it connected one. */
+  private ParlClient parl;
+
+  /** What {@link #actors()} leaves: a 1-GPU actor that printed MARKER, a 2-GPU actor, and the job of a closed one. */
+  private record Actors(RemoteActor<Counter> single, RemoteActor<Counter> pair, String closedJob) {}
 
   @BeforeAll
   void start() throws Exception {
@@ -63,10 +65,7 @@ class MonitorApiIT {
     http = new MonitorHttp(monitor.group(1), cluster.token());
     loginPath = monitor.group(2);
     fingerprint = cluster.master.awaitLine("monitor certificate SHA-256: (\\S+)", TestCluster.START).group(1);
-    ParlProcess[] handle = new ParlProcess[1];
-    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
-    secondWorker = handle[0];
-    parl = cluster.connect();
+    w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
   }
 
   @AfterAll
@@ -76,8 +75,45 @@ class MonitorApiIT {
     }
   }
 
+  /** The state every test starts from: the two workers, wholly vacant, and no client. */
+  @BeforeEach
+  void awaitIdle() throws Exception {
+    awaitAgreement(view -> view.getJsonObject("totals").getInteger("jobs") == 0
+        && view.getJsonObject("totals").getInteger("clients") == 0
+        && workerIds(view).equals(Set.of(cluster.localWorker, w2)));
+  }
+
+  @AfterEach
+  void disconnect() {
+    if (parl != null) {
+      parl.close();
+      parl = null;
+    }
+  }
+
+  private ParlClient connect() {
+    parl = cluster.connect();
+    return parl;
+  }
+
+  /**
+   * Connects this test's client and makes its actors: a 1-GPU one that printed {@link #MARKER}, a
+   * 2-GPU one, and a 2-GPU one that printed {@link #CLOSED_LINE} and was closed; returns once the
+   * monitor shows the closed one gone.
+   */
+  private Actors actors() throws Exception {
+    ParlClient client = connect();
+    RemoteActor<Counter> single = client.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    RemoteActor<Counter> pair = client.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    RemoteActor<Counter> another = client.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
+    another.run(x -> x.print(CLOSED_LINE)).await(20, TimeUnit.SECONDS);
+    another.close();
+    awaitAgreement(view -> view.getJsonObject("totals").getInteger("jobs") == 2);
+    return new Actors(single, pair, another.jobId());
+  }
+
   @Test
-  @Order(0)
   void everyEndpointNeedsTheToken() throws Exception {
     MonitorHttp nobody = http.anonymous();
     MonitorHttp stranger = http.withToken("f".repeat(64));
@@ -112,7 +148,6 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(0)
   void theMastersLoginLinkOpensASessionOnce() throws Exception {
     MonitorHttp browser = http.anonymous();
     MonitorHttp.Reply login = browser.get(loginPath);
@@ -134,7 +169,6 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(0)
   void theMonitorPresentsTheClusterCertificateAndPrintsItsFingerprint() {
     ClusterKeys keys = ClusterKeys.derive(ClusterToken.of(cluster.token(), "test"));
     assertEquals(HexFormat.ofDelimiter(":").withUpperCase().formatHex(keys.fingerprint()), fingerprint);
@@ -143,18 +177,18 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(1)
   void clusterViewMatchesTheJobCenter() throws Exception {
     JsonObject idle = awaitAgreement();
     assertEquals("gpu", idle.getString("clusterType"));
     assertEquals(2, idle.getJsonObject("totals").getInteger("workers"));
     assertEquals(6, idle.getJsonObject("totals").getJsonObject("gpus").getInteger("total"));
 
-    single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
-    pair = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
+    connect();
+    RemoteActor<Counter> single = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
     RemoteActor<Counter> another = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync().await();
     single.run(x -> x.print(MARKER)).await(20, TimeUnit.SECONDS);
-    another.run(x -> x.print("this actor will be closed")).await(20, TimeUnit.SECONDS);
+    another.run(x -> x.print(CLOSED_LINE)).await(20, TimeUnit.SECONDS);
 
     JsonObject busy = awaitAgreement();
     JsonObject totals = busy.getJsonObject("totals");
@@ -170,7 +204,6 @@ class MonitorApiIT {
     assertNotNull(client.getString("program"));
     assertTrue(client.getLong("uptimeS") >= 0);
 
-    closedJob = another.jobId();
     another.close();
     JsonObject after = awaitAgreement();
     assertEquals(3, after.getJsonObject("totals").getJsonObject("gpus").getInteger("used"));
@@ -178,12 +211,14 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(2)
   void aClientsJobsLiveAndEnded() throws Exception {
+    Actors a = actors();
+    RemoteActor<Counter> single = a.single();
+    String closedJob = a.closedJob();
     JsonObject answer = http.json("/api/jobs?client=" + parl.id());
     Map<String, JsonObject> jobs = new HashMap<>();
     answer.getJsonArray("jobs").forEach(j -> jobs.put(((JsonObject) j).getString("jobId"), (JsonObject) j));
-    assertEquals(Set.of(single.jobId(), pair.jobId(), closedJob), jobs.keySet(), answer.encodePrettily());
+    assertEquals(Set.of(single.jobId(), a.pair().jobId(), closedJob), jobs.keySet(), answer.encodePrettily());
     JsonObject live = jobs.get(single.jobId());
     assertEquals("assigned", live.getString("state"));
     assertEquals(single.workerId(), live.getString("workerId"));
@@ -195,8 +230,9 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(3)
   void logsShowWhatTheActorPrinted() throws Exception {
+    Actors a = actors();
+    RemoteActor<Counter> single = a.single();
     JsonObject log = awaitLog(single.jobId(), MARKER);
     assertEquals(single.jobId(), log.getString("jobId"));
     assertEquals(single.workerId(), log.getString("workerId"));
@@ -205,7 +241,7 @@ class MonitorApiIT {
     JsonObject one = awaitLog(single.jobId() + "/log?lines=1", "second line");
     assertEquals("second line", one.getString("log").strip(), "lines=1 gives just the last line");
 
-    awaitLog(closedJob, "this actor will be closed");
+    awaitLog(a.closedJob(), CLOSED_LINE);
 
     MonitorHttp.Reply download = http.get("/api/jobs/" + single.jobId() + "/log/download");
     assertEquals(200, download.status());
@@ -215,8 +251,8 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(4)
   void metricsInThePrometheusFormat() throws Exception {
+    actors();
     MonitorHttp.Reply r = http.get("/metrics");
     assertEquals(200, r.status());
     assertTrue(r.contentType().startsWith("text/plain"), r.contentType());
@@ -251,9 +287,8 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(5)
   void badInputGetsJsonErrors() throws Exception {
-    String job = single.jobId();
+    String job = actors().single().jobId();
     Map<String, Integer> cases = new java.util.LinkedHashMap<>();
     cases.put("/api/jobs/job-999999/log", 404);
     cases.put("/api/jobs/job-999999/log/download", 404);
@@ -286,9 +321,10 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(6)
   void aStandAloneMonitorShowsTheSameCluster() throws Exception {
-    try (ParlProcess standAlone = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address, "--port", "0")) {
+    RemoteActor<Counter> single = actors().single();
+    try (ParlProcess standAlone = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", cluster.address,
+        "--port", "0")) {
       MonitorHttp other = new MonitorHttp(standAlone.awaitLine("parl monitor ready: (https://\\S+)", TestCluster.START).group(1),
           cluster.token());
       assertTrue(!other.base().equals(http.base()));
@@ -311,7 +347,6 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(7)
   void monitorCommandLineErrors() {
     ParlProcess noMaster = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", "127.0.0.1:1");
     assertEquals(1, noMaster.awaitExit(Duration.ofSeconds(60)), noMaster.output());
@@ -328,27 +363,22 @@ class MonitorApiIT {
   }
 
   @Test
-  @Order(8)
   void aKilledWorkerLeavesTheViewQuickly() throws Exception {
-    assertTrue(workerIds(http.json("/api/cluster")).contains(w2));
-    long killed = System.nanoTime();
-    secondWorker.kill();
-    JsonObject view;
-    while (true) {
-      view = http.json("/api/cluster");
-      if (!workerIds(view).contains(w2)) {
-        break;
-      }
-      if (System.nanoTime() - killed > TimeUnit.SECONDS.toNanos(10)) {
-        throw new AssertionError("worker " + w2 + " still shown 10 s after it was killed: " + view.encodePrettily());
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
+    ParlProcess[] handle = new ParlProcess[1];
+    String w3 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(3).toString());
+    try (ParlProcess thirdWorker = handle[0]) {
+      awaitAgreement(view -> workerIds(view).contains(w3));
+      assertTrue(workerIds(http.json("/api/cluster")).contains(w3));
+      long killed = System.nanoTime();
+      thirdWorker.kill();
+      JsonObject view = Await.until("worker " + w3 + " leaving /api/cluster after it was killed", Duration.ofSeconds(10),
+          () -> http.json("/api/cluster"), v -> !workerIds(v).contains(w3));
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
+      System.out.println("MonitorApiIT: killed worker " + w3 + " gone from /api/cluster after " + ms + " ms");
+      assertEquals(2, view.getJsonObject("totals").getInteger("workers"));
+      assertEquals(6, view.getJsonObject("totals").getJsonObject("gpus").getInteger("total"));
+      awaitAgreement();
     }
-    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-    System.out.println("MonitorApiIT: killed worker " + w2 + " gone from /api/cluster after " + ms + " ms");
-    assertEquals(1, view.getJsonObject("totals").getInteger("workers"));
-    assertEquals(4, view.getJsonObject("totals").getJsonObject("gpus").getInteger("total"));
-    awaitAgreement();
   }
 
   // ---- helpers -----------------------------------------------------------------------------------
@@ -359,21 +389,25 @@ class MonitorApiIT {
 
   /** Polls until /api/cluster and the JobCenter's snapshot agree exactly; returns the view. */
   private JsonObject awaitAgreement() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    String why;
-    JsonObject view;
-    JsonObject snapshot;
-    do {
-      snapshot = cluster.member().snapshot();
-      view = http.json("/api/cluster");
-      why = disagreement(snapshot, view);
-      if (why == null) {
-        return view;
-      }
-      TimeUnit.MILLISECONDS.sleep(100);
-    } while (System.nanoTime() < deadline);
-    throw new AssertionError("/api/cluster disagrees with the JobCenter: " + why + "\nsnapshot: " + snapshot.encodePrettily()
-        + "\nview: " + view.encodePrettily());
+    return awaitAgreement(view -> true);
+  }
+
+  /** Polls until /api/cluster and the JobCenter's snapshot agree exactly and the view passes {@code check}. */
+  private JsonObject awaitAgreement(Predicate<JsonObject> check) throws Exception {
+    return Await.until("/api/cluster agreeing with the JobCenter", Duration.ofSeconds(15), () -> {
+      JsonObject snapshot = cluster.member().snapshot();
+      JsonObject view = http.json("/api/cluster");
+      String why = disagreement(snapshot, view);
+      return new Agreement(snapshot, view, why != null || check.test(view) ? why : "the view is not yet the expected one");
+    }, a -> a.why() == null).view();
+  }
+
+  /** One comparison of the JobCenter's snapshot with the monitor's view; {@code why} is null when they agree. */
+  private record Agreement(JsonObject snapshot, JsonObject view, String why) {
+    @Override
+    public String toString() {
+      return why + "\nsnapshot: " + snapshot.encodePrettily() + "\nview: " + view.encodePrettily();
+    }
   }
 
   private static String disagreement(JsonObject snapshot, JsonObject view) {
@@ -444,16 +478,8 @@ class MonitorApiIT {
   /** Polls a job's log (a job id, or an id with a path and query) until it contains {@code text}. */
   private JsonObject awaitLog(String jobAndQuery, String text) throws Exception {
     String path = jobAndQuery.contains("/") ? "/api/jobs/" + jobAndQuery : "/api/jobs/" + jobAndQuery + "/log";
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    JsonObject log;
-    do {
-      log = http.json(path);
-      if (log.getString("log", "").contains(text)) {
-        return log;
-      }
-      TimeUnit.MILLISECONDS.sleep(100);
-    } while (System.nanoTime() < deadline);
-    throw new AssertionError(path + " never showed '" + text + "': " + log.encodePrettily());
+    return Await.until(path + " showing '" + text + "'", Duration.ofSeconds(10), () -> http.json(path),
+        log -> log.getString("log", "").contains(text));
   }
 
   private static TreeSet<String> strings(JsonArray a) {

@@ -29,6 +29,7 @@ public final class ParlProcess implements AutoCloseable {
   private final Process process;
   private final List<String> lines = new ArrayList<>();
   private final String name;
+  private Thread pump;
 
   private ParlProcess(Process process, String name) {
     this.process = process;
@@ -73,7 +74,7 @@ public final class ParlProcess implements AutoCloseable {
     Path logDir = Path.of("target", "it-logs");
     Files.createDirectories(logDir);
     PrintWriter log = new PrintWriter(Files.newBufferedWriter(logDir.resolve(name + ".log")), true);
-    Thread t = new Thread(() -> {
+    pump = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
@@ -92,8 +93,8 @@ public final class ParlProcess implements AutoCloseable {
         }
       }
     }, "output-" + name);
-    t.setDaemon(true);
-    t.start();
+    pump.setDaemon(true);
+    pump.start();
   }
 
   /** Waits for a line matching {@code regex} and returns its match (groups usable). */
@@ -137,8 +138,9 @@ public final class ParlProcess implements AutoCloseable {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new AssertionError("still running after " + timeout + "; output:\n" + output());
       }
-      // let the output thread catch up
-      Thread.sleep(50);
+      // the output is complete when the output thread has read to its end (a child process that
+      // still holds the pipe could keep it open: then what has arrived after 10 s)
+      pump.join(10_000);
       return process.exitValue();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

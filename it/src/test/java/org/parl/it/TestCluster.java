@@ -1,18 +1,17 @@
 package org.parl.it;
 
-import org.parl.demo.FakeNvidiaSmi;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
+import org.parl.demo.FakeNvidiaSmi;
 import org.parl.wire.ClassPaths;
 
 /**
@@ -114,21 +113,29 @@ public final class TestCluster implements AutoCloseable {
 
   /** Polls the JobCenter's snapshot until {@code check} holds (the pool is also verified exact). */
   public JsonObject awaitSnapshot(Predicate<JsonObject> check, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    JsonObject s;
-    while (true) {
-      s = member().snapshot();
+    return Await.until("the JobCenter reaching the expected state", timeout, () -> {
+      JsonObject s = member().snapshot();
       if (!"ok".equals(s.getString("invariant"))) {
         throw new AssertionError("pool invariant broken: " + s.getString("invariant"));
       }
-      if (check.test(s)) {
-        return s;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the JobCenter never reached the expected state; last snapshot: " + s.encodePrettily());
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
-    }
+      return s;
+    }, check);
+  }
+
+  /**
+   * Waits until exactly {@code n} requests wait in the JobCenter's queue: the proof that a request
+   * was queued rather than granted (the JobCenter decides each request when it arrives).
+   */
+  public JsonObject awaitWaiting(int n) throws Exception {
+    return awaitSnapshot(s -> s.getInteger("waiting") == n, Duration.ofSeconds(20));
+  }
+
+  /**
+   * A fresh path under this cluster's home for a marker file that an actor creates when a call
+   * starts running ({@code Counter.markThenSleep}); nothing is there yet.
+   */
+  public Path marker(String name) throws java.io.IOException {
+    return Files.createDirectories(home.resolve("markers")).resolve(name + "-" + System.nanoTime());
   }
 
   /** Waits until no job holds resources and every worker is wholly vacant. */

@@ -77,7 +77,8 @@ public final class MonitorVerticle extends VerticleBase {
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
     node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> poll()));
     return TokenPage.load(vertx)
-        .map(page -> MonitorRoutes.create(vertx, new MonitorAuth(token, new LoginCodes(token, this::url), new Sessions(), page), api, events))
+        .map(page -> MonitorRoutes.create(vertx,
+            new MonitorAuth(token, new LoginCodes(token, this::url), new Sessions(), page), api, events))
         .compose(this::listen)
         .onSuccess(s -> {
           server = s;

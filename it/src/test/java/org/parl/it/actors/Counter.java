@@ -36,6 +36,9 @@ public interface Counter {
 
   void sleep(long ms);
 
+  /** Creates the file {@code marker}, then sleeps: a test that sees the file knows the call is running. */
+  void markThenSleep(String marker, long ms);
+
   int pid();
 
   void exit(int status);

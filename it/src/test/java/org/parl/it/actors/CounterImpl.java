@@ -1,6 +1,7 @@
 package org.parl.it.actors;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -125,6 +126,16 @@ public class CounterImpl implements Counter {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  @Override
+  public void markThenSleep(String marker, long ms) {
+    try {
+      Files.writeString(Path.of(marker), "running");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    sleep(ms);
   }
 
   @Override
