@@ -8,7 +8,7 @@ import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
 import org.parl.master.JobCenterVerticle;
-import org.parl.master.MasterVerticle;
+import org.parl.master.GatewayVerticle;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
@@ -55,7 +55,7 @@ public final class MasterNode implements AutoCloseable {
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), s.port());
+      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port());
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       MonitorVerticle monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null);
