@@ -1,6 +1,7 @@
 package org.parl.control;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.Message;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +77,7 @@ public final class Dispatcher {
     if (body instanceof ControlMessage m) {
       return name + " does not handle " + m.getClass().getSimpleName() + "; it handles " + handled();
     }
-    String what = body == null ? "an empty body" : "a " + body.getClass().getSimpleName();
+    String what = body == null ? "an empty body" : body instanceof Buffer ? "a Buffer" : "a " + body.getClass().getSimpleName();
     return name + " takes typed control messages (event-bus codec " + ControlCodec.NAME + "), not " + what;
   }
 }

@@ -1,6 +1,7 @@
 package org.parl.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,6 +98,7 @@ class ControlCodecTest {
         new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":null}", "field 'timeoutMs' must not be null"},
         new String[] {allocate + ",\"cpus\":1,\"cpus\":2}", "Duplicate field 'cpus'"},
         new String[] {allocate + "} {}", "found more after it"},
+        new String[] {allocate, "not valid JSON: Unexpected end-of-input: expected close marker for Object"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":42}", "field 'jobId' must be a string"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":\"j\",\"lost\":1}", "field 'lost' must be true or false"},
         new String[] {"{\"type\":\"RegisterWorker\",\"workerId\":\"w\"}", "field 'cpus' is missing"},
@@ -113,6 +115,7 @@ class ControlCodecTest {
     for (String[] c : cases) {
       String why = rejection(c[0]);
       assertTrue(why.contains(c[1]), c[0].substring(0, Math.min(80, c[0].length())) + " was refused with: " + why);
+      assertFalse(why.contains("Source") || why.contains("org.parl"), "no parser internals: " + why);
     }
   }
 

@@ -175,7 +175,9 @@ public final class TypedJson {
           + abbreviate(firstLine(c.getOriginalMessage())));
     }
     if (e instanceof JacksonException j) {
-      return new BadMessageException("not valid JSON: " + abbreviate(firstLine(j.getOriginalMessage())));
+      // the parser's text may point into the input ("start marker at [Source: ...]"): the sender has no use for that
+      String why = firstLine(j.getOriginalMessage()).replaceAll("\\s*\\(?(start marker )?at \\[Source.*$", "");
+      return new BadMessageException("not valid JSON: " + abbreviate(why));
     }
     return new BadMessageException("malformed message: " + abbreviate(firstLine(e.getMessage())));
   }
