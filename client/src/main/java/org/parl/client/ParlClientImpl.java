@@ -79,10 +79,15 @@ public final class ParlClientImpl implements ParlClient {
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
     // class loading of the codec and the network client takes a while: not on the event loop
+    Future<Void> gatewayCodec = vertx.executeBlocking(() -> {
+      GatewayCodec.warmUp();
+      return null;
+    }, false);
     ValueCodec codec = new ValueCodec();
     var netClient = GatewayConnection.netClient(vertx, options.getConnectTimeout().toMillis());
     Promise<ParlClient> result = Promise.promise();
     ctx.runOnContext(v -> GatewayConnection.connect(vertx, netClient, master.host(), master.port())
+        .compose(g -> gatewayCodec.transform(ignored -> Future.succeededFuture(g)))
         .compose(g -> g.request(ParlClientImpl::hello, GatewayReply.Welcome.class, options.getConnectTimeout().toMillis())
             .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
             .onFailure(e -> g.close()))

@@ -33,6 +33,10 @@ public final class ClusterNode {
    * fails if Hazelcast cannot bind or form the cluster.
    */
   public static Future<ClusterNode> start(Config hazelcast, String host) {
+    // while Hazelcast starts, so that the first control message on an event loop finds the codec ready
+    Thread warmUp = new Thread(ControlCodec::warmUp, "parl-codec-warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
     VertxOptions options = new VertxOptions()
         .setEventBusOptions(new EventBusOptions().setHost(host).setPort(0).setClusterPublicHost(host));

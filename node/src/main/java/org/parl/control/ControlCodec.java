@@ -32,6 +32,11 @@ public final class ControlCodec implements MessageCodec<ControlMessage, ControlM
     bus.codecSelector(body -> body instanceof ControlMessage ? NAME : null);
   }
 
+  /** Prepares every message type (see {@link TypedJson#warmUp()}); blocks for a while in a fresh JVM. */
+  public static void warmUp() {
+    JSON.warmUp();
+  }
+
   @Override
   public void encodeToWire(Buffer buffer, ControlMessage message) {
     byte[] json = JSON.encode(message);

@@ -150,7 +150,12 @@ public final class GatewayVerticle extends VerticleBase {
       session.fail(request.id(), ErrorKind.INVALID, "say hello first: {\"type\":\"ClientHello\",\"id\":1,...}");
       return;
     }
-    handlers.get(request.getClass()).accept(session, request);
+    BiConsumer<GatewaySession, GatewayRequest> handler = handlers.get(request.getClass());
+    if (handler == null) { // a request type added to the protocol but not here
+      session.fail(request.id(), ErrorKind.INVALID, "the gateway does not handle " + request.getClass().getSimpleName());
+      return;
+    }
+    handler.accept(session, request);
   }
 
   private void clientHello(GatewaySession session, ClientHello hello) {

@@ -16,6 +16,11 @@ public final class GatewayCodec {
 
   private GatewayCodec() {}
 
+  /** Prepares every message type (see {@link TypedJson#warmUp()}); blocks for a while in a fresh JVM. */
+  public static void warmUp() {
+    JSON.warmUp();
+  }
+
   /** One line as UTF-8 JSON, without its newline. */
   public static byte[] encode(GatewayRequest request) {
     return JSON.encode(request);
