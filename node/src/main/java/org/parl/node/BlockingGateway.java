@@ -11,6 +11,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.Arrays;
 import org.parl.cluster.ClusterInfo;
 import org.parl.net.HostPort;
 import org.parl.wire.BadMessageException;
@@ -74,11 +75,12 @@ public final class BlockingGateway {
       s.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
       s.setSoTimeout(READ_TIMEOUT_MS);
       OutputStream out = s.getOutputStream();
-      out.write(GatewayCodec.encode(request));
-      out.write('\n');
+      byte[] json = GatewayCodec.encode(request);
+      byte[] line = Arrays.copyOf(json, json.length + 1);
+      line[json.length] = '\n';
+      out.write(line); // in one write: a peer that answers anything and closes must not break it halfway
       out.flush();
-      byte[] line = readLine(new BufferedInputStream(s.getInputStream()), master);
-      GatewayReply answer = GatewayCodec.reply(Buffer.buffer(line));
+      GatewayReply answer = GatewayCodec.reply(Buffer.buffer(readLine(new BufferedInputStream(s.getInputStream()), master)));
       if (answer instanceof GatewayReply.Failed f) {
         throw new NodeFailure("the master at " + master + " refused: " + f.message());
       }
