@@ -70,7 +70,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
     public EndJob {
       Checks.name("jobId", jobId);
       Checks.name("workerId", workerId, null);
-      cause = Checks.text("cause", cause == null ? "ended" : cause, 64 * 1024);
+      cause = Checks.text("cause", cause == null ? "ended" : cause, Checks.MAX_TEXT);
     }
   }
 

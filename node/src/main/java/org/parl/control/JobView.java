@@ -34,6 +34,6 @@ public record JobView(
     Checks.name("state", state);
     gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
     Checks.range("memoryLimitMb", memoryLimitMb, 0, 1 << 24);
-    Checks.text("cause", cause, 64 * 1024);
+    Checks.text("cause", cause, Checks.MAX_TEXT);
   }
 }

@@ -25,7 +25,7 @@ public sealed interface WorkerRequest extends ControlMessage {
   record KillJob(String jobId, String cause) implements WorkerRequest, Request<Done> {
     public KillJob {
       Checks.name("jobId", jobId);
-      cause = Checks.text("cause", cause == null ? "stopped by the master" : cause, 64 * 1024);
+      cause = Checks.text("cause", cause == null ? "stopped by the master" : cause, Checks.MAX_TEXT);
     }
   }
 

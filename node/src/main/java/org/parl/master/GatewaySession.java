@@ -6,6 +6,7 @@ import io.vertx.core.net.NetSocket;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.parl.wire.Checks;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.JsonLines;
 import org.parl.wire.gateway.GatewayCodec;
@@ -71,7 +72,11 @@ final class GatewaySession {
   }
 
   void fail(Long requestId, ErrorKind kind, String message) {
-    send(new GatewayReply.Failed(requestId, kind, message));
+    String text = message == null || message.isEmpty() ? kind + " failure" : message;
+    if (text.length() > Checks.MAX_TEXT) {
+      text = text.substring(0, Checks.MAX_TEXT);
+    }
+    send(new GatewayReply.Failed(requestId, kind, text));
   }
 
   /** The record published in the clients map and shown by the monitor, as JSON text. */

@@ -13,6 +13,8 @@ public final class Checks {
 
   /** Longest identifier, host name or other short string a message may carry. */
   public static final int MAX_STRING = 1024;
+  /** Longest free text a message may carry, such as an error message or why a job ended. */
+  public static final int MAX_TEXT = 64 * 1024;
   /** Largest id in an id list (GPU ids). */
   public static final int MAX_ID = 1_000_000;
 

@@ -53,7 +53,7 @@ public final class TypedJson {
         .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
         .build();
     mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build());
-    // a string field takes a string only, as Fields did
+    // a string field takes a string only (by default Jackson would read 5 as "5")
     mapper.coercionConfigFor(LogicalType.Textual)
         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)

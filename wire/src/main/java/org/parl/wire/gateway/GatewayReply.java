@@ -100,7 +100,7 @@ public sealed interface GatewayReply {
   record Failed(Long id, ErrorKind kind, String message) implements Answer {
     public Failed {
       Checks.present("kind", kind);
-      message = Checks.text("message", Checks.present("message", message), 64 * 1024);
+      message = Checks.text("message", Checks.present("message", message), Checks.MAX_TEXT);
     }
 
     @Override
@@ -118,7 +118,7 @@ public sealed interface GatewayReply {
     public JobEnded {
       Checks.name("jobId", jobId);
       Checks.name("workerId", workerId);
-      cause = Checks.text("cause", Checks.present("cause", cause), 64 * 1024);
+      cause = Checks.text("cause", Checks.present("cause", cause), Checks.MAX_TEXT);
     }
   }
 }
