@@ -3,8 +3,8 @@ package org.parl.client;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.parl.wire.Hashes;
 import org.parl.wire.ClassPaths;
+import org.parl.wire.Hashes;
 
 /**
  * Something shipped to jobs by content hash: a class-path entry or a distributed file. A class

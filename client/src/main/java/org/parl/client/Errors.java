@@ -14,34 +14,40 @@ import org.parl.RemoteSerializationException;
 import org.parl.ResourceException;
 import org.parl.wire.ErrorKind;
 
-/** Turns failures reported by the master or a job into the exceptions of the public API. */
+/**
+ * Turns failures reported by the master or a job, each of an {@link ErrorKind}, into the
+ * exceptions of the public API.
+ */
 final class Errors {
 
   private Errors() {}
 
-  /** A gateway error {@code {kind, message}}; kinds are those of {@code org.parl.cluster.Failure}. */
-  static ParlException fromGateway(JsonObject err) {
-    String message = err.getString("message", "no reason given");
-    return switch (err.getString("kind", "")) {
-      case "RESOURCE" -> new ResourceException(message);
-      case "MISMATCH" -> new ClusterMismatchException(message);
-      case "INVALID", "NOT_FOUND" -> new InvalidRequestException(message);
-      case "LOST" -> new ActorLostException(message);
-      default -> new ParlException(message);
+  /** The exception of a kind of failure (a gateway's error answer); {@link ErrorKind#REMOTE} without its details. */
+  static ParlException of(ErrorKind kind, String message) {
+    return switch (kind) {
+      case RESOURCE -> new ResourceException(message);
+      case MISMATCH -> new ClusterMismatchException(message);
+      case INVALID, NOT_FOUND -> new InvalidRequestException(message);
+      case LOST -> new ActorLostException(message);
+      case REMOTE -> new RemoteException(message, "?", null, List.of());
+      case SERIALIZATION -> new RemoteSerializationException(message);
+      case ATTRIBUTE -> new RemoteAttributeException(message);
+      case INTERNAL -> new ParlException(message);
     };
   }
 
-  /** The JSON body of a job's ERROR frame. */
+  /**
+   * The JSON body of a job's ERROR frame: {@code kind} (an {@link ErrorKind} name), {@code message},
+   * and for {@link ErrorKind#REMOTE} the remote exception's class, message and stack.
+   */
   static ParlException fromJob(JsonObject err) {
     String message = err.getString("message", "no reason given");
-    return switch (ErrorKind.ofName(err.getString("kind", ""))) {
-      case REMOTE -> new RemoteException(message, err.getString("exception", "?"),
-          err.getString("exceptionMessage"), stack(err.getJsonArray("stack", new JsonArray())));
-      case SERIALIZATION -> new RemoteSerializationException(message);
-      case ATTRIBUTE -> new RemoteAttributeException(message);
-      case INVALID -> new InvalidRequestException(message);
-      default -> new ParlException(message);
-    };
+    ErrorKind kind = ErrorKind.ofName(err.getString("kind", ""));
+    if (kind == ErrorKind.REMOTE) {
+      return new RemoteException(message, err.getString("exception", "?"), err.getString("exceptionMessage"),
+          stack(err.getJsonArray("stack", new JsonArray())));
+    }
+    return of(kind, message);
   }
 
   private static List<StackTraceElement> stack(JsonArray frames) {

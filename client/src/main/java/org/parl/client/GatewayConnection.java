@@ -3,21 +3,27 @@ package org.parl.client;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import org.parl.ActorLostException;
 import org.parl.ParlException;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest;
 
 /**
- * The client's control connection to the master's gateway (JSON lines over TCP): requests are
- * matched to answers by id, events (a job ended) go to a handler, and a ping every few seconds
- * keeps the master aware that the client lives. Used on one Vert.x context.
+ * The client's control connection to the master's gateway (typed JSON lines over TCP, see
+ * {@code org.parl.wire.gateway}): requests are matched to answers by id, events (a job ended) go
+ * to a handler, and a ping every few seconds keeps the master aware that the client lives. Used on
+ * one Vert.x context.
  */
 final class GatewayConnection {
 
@@ -25,14 +31,14 @@ final class GatewayConnection {
 
   private final Vertx vertx;
   private final String address;
-  private final Map<Long, Promise<JsonObject>> pending = new HashMap<>();
+  private final Map<Long, Promise<GatewayReply.Answer>> pending = new HashMap<>();
   /** Held for the connection's lifetime: Vert.x closes a client, and its sockets, once unreachable. */
   private NetClient client;
   private NetSocket socket;
   private long nextId = 1;
   private long pingTimer = -1;
   private boolean closed;
-  private Consumer<JsonObject> onEvent = e -> {};
+  private Consumer<GatewayReply.JobEnded> onJobEnded = e -> {};
   private Consumer<String> onLost = why -> {};
 
   private GatewayConnection(Vertx vertx, String address) {
@@ -59,9 +65,9 @@ final class GatewayConnection {
 
   private void attach(NetSocket s) {
     socket = s;
-    JsonLines.read(s, this::received, bad -> s.close());
+    JsonLines.readLines(s, this::received, bad -> s.close());
     s.closeHandler(v -> lost("the connection to the master at " + address + " closed: the master stopped or died"));
-    pingTimer = vertx.setPeriodic(PING_MS, t -> request("ping", new JsonObject(), PING_MS * 3)
+    pingTimer = vertx.setPeriodic(PING_MS, t -> request(GatewayRequest.Ping::new, GatewayReply.Done.class, PING_MS * 3)
         .onFailure(e -> {
           if (!closed) {
             socket.close();
@@ -69,47 +75,62 @@ final class GatewayConnection {
         }));
   }
 
-  void onEvent(Consumer<JsonObject> handler) {
-    this.onEvent = handler;
+  void onJobEnded(Consumer<GatewayReply.JobEnded> handler) {
+    this.onJobEnded = handler;
   }
 
   void onLost(Consumer<String> handler) {
     this.onLost = handler;
   }
 
-  /** Sends a request; the answer's {@code ok} object, or a failure of the matching exception type. */
-  Future<JsonObject> request(String op, JsonObject body, long timeoutMs) {
+  /**
+   * Sends a request made with the id this connection gives it; the answer of type {@code A}, or a
+   * failure of the matching exception type.
+   */
+  <A extends GatewayReply.Answer> Future<A> request(LongFunction<GatewayRequest> request, Class<A> answerType,
+      long timeoutMs) {
     if (closed) {
       return Future.failedFuture(new ActorLostException("the connection to the master at " + address + " is closed"));
     }
     long id = nextId++;
-    Promise<JsonObject> p = Promise.promise();
+    GatewayRequest r = request.apply(id);
+    Promise<GatewayReply.Answer> p = Promise.promise();
     pending.put(id, p);
     long timer = vertx.setTimer(timeoutMs, t -> {
-      Promise<JsonObject> expired = pending.remove(id);
+      Promise<GatewayReply.Answer> expired = pending.remove(id);
       if (expired != null) {
-        expired.fail(new ParlException("the master at " + address + " did not answer '" + op + "' within " + timeoutMs / 1000 + " s"));
+        expired.fail(new ParlException("the master at " + address + " did not answer " + r.getClass().getSimpleName()
+            + " within " + timeoutMs / 1000 + " s"));
       }
     });
-    JsonLines.write(socket, body.copy().put("op", op).put("id", id));
-    return p.future().onComplete(ar -> vertx.cancelTimer(timer));
+    JsonLines.write(socket, GatewayCodec.encode(r));
+    return p.future().onComplete(ar -> vertx.cancelTimer(timer)).compose(answer -> {
+      if (answer instanceof GatewayReply.Failed f) {
+        return Future.failedFuture(Errors.of(f.kind(), f.message()));
+      }
+      if (!answerType.isInstance(answer)) {
+        return Future.failedFuture(new ParlException("the master answered " + r.getClass().getSimpleName() + " with "
+            + answer.getClass().getSimpleName() + ": use the same parl version on both sides"));
+      }
+      return Future.succeededFuture(answerType.cast(answer));
+    });
   }
 
-  private void received(JsonObject msg) {
-    if (msg.containsKey("event")) {
-      onEvent.accept(msg);
+  private void received(Buffer line) {
+    GatewayReply reply;
+    try {
+      reply = GatewayCodec.reply(line);
+    } catch (BadMessageException e) {
+      socket.close(); // not a parl master, or a different version of one
       return;
     }
-    Promise<JsonObject> p = msg.getValue("id") instanceof Number n ? pending.remove(n.longValue()) : null;
-    if (p == null) {
-      return;
-    }
-    if (msg.getValue("ok") instanceof JsonObject ok) {
-      p.complete(ok);
-    } else if (msg.getValue("error") instanceof JsonObject err) {
-      p.fail(Errors.fromGateway(err));
-    } else {
-      p.fail(new ParlException("unexpected answer from the master: " + msg.encode()));
+    if (reply instanceof GatewayReply.JobEnded e) {
+      onJobEnded.accept(e);
+    } else if (reply instanceof GatewayReply.Answer a && a.requestId() != null) {
+      Promise<GatewayReply.Answer> p = pending.remove(a.requestId());
+      if (p != null) {
+        p.complete(a);
+      }
     }
   }
 
@@ -117,7 +138,7 @@ final class GatewayConnection {
     boolean wasOpen = !closed;
     closed = true;
     vertx.cancelTimer(pingTimer);
-    for (Promise<JsonObject> p : Map.copyOf(pending).values()) {
+    for (Promise<GatewayReply.Answer> p : Map.copyOf(pending).values()) {
       p.tryFail(new ActorLostException(why));
     }
     pending.clear();

@@ -29,6 +29,10 @@ import org.parl.net.Hostnames;
 import org.parl.wire.Frames;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.JobPlacement;
 
 /**
  * The client: a control connection to the master's gateway, and one data connection per actor.
@@ -47,7 +51,7 @@ public final class ParlClientImpl implements ParlClient {
   private final Context context;
   private final ConnectOptions options;
   private final GatewayConnection gateway;
-  private final JsonObject welcome;
+  private final GatewayReply.Welcome welcome;
   private final ValueCodec codec;
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
   private final Map<Object, RemoteActorImpl<?>> byProxy = new ConcurrentHashMap<>();
@@ -57,7 +61,7 @@ public final class ParlClientImpl implements ParlClient {
   private Future<Void> closing;
 
   private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options,
-      GatewayConnection gateway, JsonObject welcome, ValueCodec codec) {
+      GatewayConnection gateway, GatewayReply.Welcome welcome, ValueCodec codec) {
     this.codec = codec;
     this.vertx = vertx;
     this.ownsVertx = ownsVertx;
@@ -65,7 +69,7 @@ public final class ParlClientImpl implements ParlClient {
     this.options = options;
     this.gateway = gateway;
     this.welcome = welcome;
-    gateway.onEvent(this::onEvent);
+    gateway.onJobEnded(this::onJobEnded);
     gateway.onLost(why -> lostReason = why);
   }
 
@@ -75,11 +79,16 @@ public final class ParlClientImpl implements ParlClient {
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
     // class loading of the codec and the network client takes a while: not on the event loop
+    Future<Void> gatewayCodec = vertx.executeBlocking(() -> {
+      GatewayCodec.warmUp();
+      return null;
+    }, false);
     ValueCodec codec = new ValueCodec();
     var netClient = GatewayConnection.netClient(vertx, options.getConnectTimeout().toMillis());
     Promise<ParlClient> result = Promise.promise();
     ctx.runOnContext(v -> GatewayConnection.connect(vertx, netClient, master.host(), master.port())
-        .compose(g -> g.request("hello", hello(), options.getConnectTimeout().toMillis())
+        .compose(g -> gatewayCodec.transform(ignored -> Future.succeededFuture(g)))
+        .compose(g -> g.request(ParlClientImpl::hello, GatewayReply.Welcome.class, options.getConnectTimeout().toMillis())
             .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
             .onFailure(e -> g.close()))
         .onComplete(ar -> {
@@ -99,13 +108,9 @@ public final class ParlClientImpl implements ParlClient {
     }
   }
 
-  private static JsonObject hello() {
+  private static GatewayRequest hello(long id) {
     String command = System.getProperty("sun.java.command", "java");
-    return new JsonObject()
-        .put("role", "client")
-        .put("program", command.split(" ")[0])
-        .put("hostname", Hostnames.local())
-        .put("pid", ProcessHandle.current().pid());
+    return new GatewayRequest.ClientHello(id, command.split(" ")[0], Hostnames.local(), ProcessHandle.current().pid());
   }
 
   @Override
@@ -124,17 +129,17 @@ public final class ParlClientImpl implements ParlClient {
 
   @Override
   public String id() {
-    return welcome.getString("clientId");
+    return welcome.clientId();
   }
 
   @Override
   public String clusterType() {
-    return welcome.getString("clusterType");
+    return welcome.cluster().clusterType();
   }
 
   @Override
   public String monitorUrl() {
-    return welcome.getString("monitorUrl", "");
+    return welcome.cluster().monitorUrl();
   }
 
   <T> Future<RemoteActor<T>> create(ActorBuilderImpl.Spec<T> spec) {
@@ -149,32 +154,27 @@ public final class ParlClientImpl implements ParlClient {
           + " cannot be serialised: " + e.getMessage(), e));
     }
     long waitMs = spec.waitForResources() ? options.getResourceWaitTimeout().toMillis() : 0;
-    JsonObject request = new JsonObject()
-        .put("cpus", spec.cpus())
-        .put("gpus", spec.gpus())
-        .put("maxMemoryMb", spec.maxMemoryMb())
-        .put("timeoutMs", waitMs)
-        .put("actorClass", spec.impl().getName());
     return bundle(spec)
-        .compose(code -> onContext(() -> gateway.request("create", request, waitMs + LAUNCH_SLACK_MS))
-            .compose(job -> vertx.executeBlocking(() -> open(spec, job, code, ctorArgs), false)));
+        .compose(code -> onContext(() -> gateway.request(id -> new GatewayRequest.Create(id, spec.cpus(), spec.gpus(),
+                spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS))
+            .compose(created -> vertx.executeBlocking(() -> open(spec, created.job(), code, ctorArgs), false)));
   }
 
-  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JsonObject job, CodeBundle code, byte[] ctorArgs)
+  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement job, CodeBundle code, byte[] ctorArgs)
       throws IOException {
     ActorConnection conn;
     try {
-      conn = ActorConnection.open(job.getString("host"), job.getInteger("port"), CONNECT_MS);
+      conn = ActorConnection.open(job.host(), job.port(), CONNECT_MS);
     } catch (IOException e) {
       throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at "
-          + job.getString("host") + ":" + job.getInteger("port") + ": " + e.getMessage(), e);
+          + job.host() + ":" + job.port() + ": " + e.getMessage(), e);
     }
     try {
       List<Blob> blobs = new ArrayList<>(code.code);
       blobs.addAll(code.files);
       JsonArray hashes = new JsonArray();
       blobs.forEach(b -> hashes.add(b.hash()));
-      JsonObject hello = new JsonObject().put("token", job.getString("token")).put("clientId", id())
+      JsonObject hello = new JsonObject().put("token", job.token()).put("clientId", id())
           .put("protocol", Frames.PROTOCOL).put("blobs", hashes);
       JsonObject answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), SETUP_MS),
           StandardCharsets.UTF_8));
@@ -200,7 +200,8 @@ public final class ParlClientImpl implements ParlClient {
       conn.closeSocket();
       throw e;
     }
-    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), job, conn, codec);
+    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(),
+        GatewayCodec.toJson(job), conn, codec);
     actors.put(actor.jobId(), actor);
     byProxy.put(actor.proxy(), actor);
     JsonObject early = endedEarly.remove(actor.jobId());
@@ -216,11 +217,7 @@ public final class ParlClientImpl implements ParlClient {
     synchronized (this) {
       if (bundle == null || bundle.failed()) {
         List<JsonObject> provided = new ArrayList<>();
-        welcome.getJsonArray("runtime", new JsonArray()).forEach(j -> {
-          if (j instanceof JsonObject o) {
-            provided.add(o);
-          }
-        });
+        welcome.runtime().forEach(jar -> provided.add(GatewayCodec.toJson(jar)));
         List<String> patterns = List.copyOf(options.getDistributedFiles());
         bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
       }
@@ -229,11 +226,9 @@ public final class ParlClientImpl implements ParlClient {
     return b.compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
   }
 
-  private void onEvent(JsonObject event) {
-    if (!"ended".equals(event.getString("event"))) {
-      return;
-    }
-    String jobId = event.getString("jobId");
+  private void onJobEnded(GatewayReply.JobEnded ended) {
+    JsonObject event = GatewayCodec.toJson(ended);
+    String jobId = ended.jobId();
     RemoteActorImpl<?> actor = actors.get(jobId);
     if (actor != null) {
       actor.ended(event);

@@ -1,6 +1,7 @@
 package org.parl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,28 +70,37 @@ class BadInputIT {
     }
   }
 
+  /** The kind of a gateway error answer, after checking that it is one. */
+  private static String errorKind(String sent, JsonObject answer) {
+    assertEquals("Failed", answer.getString("type"), sent + " -> " + answer);
+    assertFalse(answer.getString("message", "").isBlank(), sent + " -> " + answer);
+    return answer.getString("kind");
+  }
+
   @Test
   void garbageOnTheGatewayGetsErrorsAndChangesNothing() throws Exception {
     JsonObject before = cluster.member().snapshot();
     try (Gateway g = new Gateway()) {
-      for (String bad : List.of("not json", "[1,2,3]", "{\"op\":\"create\",\"id\":1}", "{\"op\":\"hello\"}",
-          "{\"id\":2}", "{\"op\":\"hello\",\"id\":3,\"role\":\"pirate\"}", "{\"op\":\"hello\",\"id\":-4,\"role\":\"client\"}")) {
+      for (String bad : List.of("not json", "[1,2,3]", "{\"type\":\"Create\",\"id\":1}", "{\"type\":\"ClientHello\"}",
+          "{\"id\":2}", "{\"type\":\"PirateHello\",\"id\":3}", "{\"type\":\"ClientHello\",\"id\":-4}",
+          "{\"type\":\"Ping\",\"id\":5}", "{\"type\":\"ClientHello\",\"id\":\"6\"}")) {
+        assertEquals("INVALID", errorKind(bad, g.ask(bad)), bad);
+      }
+      JsonObject welcome = g.ask("{\"type\":\"ClientHello\",\"id\":5}");
+      assertEquals("Welcome", welcome.getString("type"), welcome.encode());
+      assertNotNull(welcome.getString("clientId"));
+      for (String bad : List.of("{\"type\":\"Fly\",\"id\":6}",
+          "{\"type\":\"Create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":8,\"cpus\":1}",
+          "{\"type\":\"Create\",\"id\":9,\"cpus\":-3,\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":10,\"gpus\":2,\"timeoutMs\":10}",
+          "{\"type\":\"Kill\",\"id\":11,\"jobId\":\"job-77\"}",
+          "{\"type\":\"ClientHello\",\"id\":12}",
+          "{\"type\":\"Welcome\",\"id\":14}")) {
         JsonObject answer = g.ask(bad);
-        assertEquals("INVALID", answer.getJsonObject("error").getString("kind"), bad + " -> " + answer);
+        assertTrue(List.of("INVALID", "MISMATCH", "NOT_FOUND").contains(errorKind(bad, answer)), bad + " -> " + answer);
       }
-      assertNotNull(g.ask("{\"op\":\"hello\",\"id\":5,\"role\":\"client\"}").getJsonObject("ok").getString("clientId"));
-      for (String bad : List.of("{\"op\":\"fly\",\"id\":6}",
-          "{\"op\":\"create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}",
-          "{\"op\":\"create\",\"id\":8,\"cpus\":1}",
-          "{\"op\":\"create\",\"id\":9,\"cpus\":-3,\"timeoutMs\":10}",
-          "{\"op\":\"create\",\"id\":10,\"gpus\":2,\"timeoutMs\":10}",
-          "{\"op\":\"kill\",\"id\":11,\"jobId\":\"job-77\"}",
-          "{\"op\":\"hello\",\"id\":12,\"role\":\"client\"}")) {
-        JsonObject error = g.ask(bad).getJsonObject("error");
-        assertNotNull(error, bad);
-        assertTrue(List.of("INVALID", "MISMATCH", "NOT_FOUND").contains(error.getString("kind")), bad + " -> " + error);
-      }
-      assertNotNull(g.ask("{\"op\":\"ping\",\"id\":13}").getJsonObject("ok"), "the session still works");
+      assertEquals("Done", g.ask("{\"type\":\"Ping\",\"id\":13}").getString("type"), "the session still works");
     }
     try (Gateway g = new Gateway()) {
       g.out.write(new byte[2 << 20]);
@@ -104,15 +114,15 @@ class BadInputIT {
     JsonObject after = cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty(), Duration.ofSeconds(10));
     assertEquals(before.getJsonArray("workers"), after.getJsonArray("workers"), "the pool is unchanged");
     try (Gateway g = new Gateway()) {
-      assertNotNull(g.ask("{\"op\":\"hello\",\"id\":1,\"role\":\"status\"}").getJsonObject("ok"), "the gateway still answers");
+      assertEquals("Status", g.ask("{\"type\":\"StatusHello\",\"id\":1}").getString("type"), "the gateway still answers");
     }
   }
 
   @Test
   void aJobServesOnlyItsClient() throws Exception {
     try (Gateway g = new Gateway()) {
-      g.ask("{\"op\":\"hello\",\"id\":1,\"role\":\"client\"}");
-      JsonObject job = g.ask("{\"op\":\"create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}").getJsonObject("ok");
+      g.ask("{\"type\":\"ClientHello\",\"id\":1}");
+      JsonObject job = g.ask("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}").getJsonObject("job");
       assertNotNull(job, "a job for the raw client");
       String host = job.getString("host");
       int port = job.getInteger("port");

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,17 +20,27 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.cluster.Addresses;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.EndJob;
+import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobCenterRequest.UnregisterWorker;
+import org.parl.control.JobState;
+import org.parl.control.WorkerRequest.KillJob;
+import org.parl.control.WorkerRequest.Launch;
+import org.parl.it.TestMember.Garbage;
 
 /**
  * A GPU cluster of real processes on loopback: a master whose local worker has a fake 4-GPU
  * inventory and a second worker with a fake 2-GPU inventory. The test JVM joins as a lite member
- * and talks to the JobCenter over the event bus. Each test starts from both workers wholly vacant,
- * asks under its own client id, and gives back whatever it still asks for or holds when it ends.
+ * and talks to the JobCenter and the workers over the event bus, in typed control messages and in
+ * garbage. Each test starts from both workers wholly vacant, asks under its own client id, and gives
+ * back whatever it still asks for or holds when it ends.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GpuClusterIT {
@@ -41,6 +50,7 @@ class GpuClusterIT {
   private String address;
   private String w4;
   private String w2;
+  private ParlProcess worker2;
   private String clientId;
 
   @BeforeAll
@@ -48,7 +58,9 @@ class GpuClusterIT {
     cluster = TestCluster.start(4);
     address = cluster.address;
     w4 = cluster.localWorker;
-    w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
+    ParlProcess[] handle = new ParlProcess[1];
+    w2 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(2).toString());
+    worker2 = handle[0];
     member = cluster.member();
   }
 
@@ -72,7 +84,7 @@ class GpuClusterIT {
   /** Gives up what this test still asks for or holds (nothing, when it passed). */
   @AfterEach
   void giveBack() throws Exception {
-    member.jobCenter("cancel", new JsonObject().put("clientId", clientId), 10_000).await(15, TimeUnit.SECONDS);
+    member.jobCenter(new CancelClient(clientId), 10_000).await(15, TimeUnit.SECONDS);
     for (Object o : member.snapshot().getJsonArray("jobs")) {
       JsonObject job = (JsonObject) o;
       if (clientId.equals(job.getString("clientId"))) {
@@ -143,8 +155,7 @@ class GpuClusterIT {
 
   @Test
   void impossibleRequestsAreRefused() throws Exception {
-    ReplyException cpuOnly = failure(member.jobCenter("allocate",
-        new JsonObject().put("clientId", "t").put("cpus", 1).put("timeoutMs", 1000), 10_000));
+    ReplyException cpuOnly = failure(member.jobCenter(new Allocate("t", 1, 0, 0, 1000, null), 10_000));
     assertEquals(409, cpuOnly.failureCode());
     assertTrue(cpuOnly.getMessage().contains("this is a GPU cluster and the actor asks for no GPUs"), cpuOnly.getMessage());
     ReplyException tooMany = failure(allocate(9, 1000));
@@ -162,54 +173,65 @@ class GpuClusterIT {
       assertTrue(cpuWorker.output().contains("this is a GPU cluster, so a worker lends GPUs (--gpus), not CPUs (--cpus)"),
           cpuWorker.output());
     }
-    ReplyException e = failure(member.jobCenter("register", registration("w-rogue", List.of()), 10_000));
+    ReplyException e = failure(member.jobCenter(registration("w-rogue", List.of()), 10_000));
     assertEquals(409, e.failureCode());
     assertTrue(e.getMessage().contains("this is a GPU cluster and worker w-rogue on rogue-host offers no GPUs"), e.getMessage());
     assertPoolWhole();
   }
 
   @Test
-  @Order(6)
   void garbageMessagesGetErrorsAndChangeNothing() throws Exception {
     JsonObject held = allocate(1, 10_000).await(20, TimeUnit.SECONDS);
     JsonObject before = member.snapshot();
+    String jobCenter = Addresses.JOB_CENTER;
+    String worker = Addresses.worker(w2);
+    String bad = "{\"type\":\"RegisterWorker\",\"nodeId\":\"n-rogue\",\"hostname\":\"rogue-host\",\"host\":\"127.0.0.1\","
+        + "\"cpus\":2,";
+    // {address, body, the failure code it must get}: 400 INVALID for what is malformed, the
+    // JobCenter's own answer for well-formed requests that make no sense
     List<Object[]> garbage = List.of(
-        new Object[] {null, new JsonObject()},
-        new Object[] {"fly", new JsonObject()},
-        new Object[] {"allocate", "not json"},
-        new Object[] {"allocate", Buffer.buffer(new byte[] {1, 2, 3})},
-        new Object[] {"allocate", new JsonArray().add(1)},
-        new Object[] {"allocate", new JsonObject()},
-        new Object[] {"allocate", new JsonObject().put("clientId", 5).put("gpus", 1).put("timeoutMs", 10)},
-        new Object[] {"allocate", new JsonObject().put("clientId", "x").put("gpus", "two").put("timeoutMs", 10)},
-        new Object[] {"allocate", new JsonObject().put("clientId", "x").put("gpus", 1).put("timeoutMs", -5)},
-        new Object[] {"allocate", new JsonObject().put("clientId", "x").put("gpus", 0).put("timeoutMs", 10)},
-        new Object[] {"end", new JsonObject().put("jobId", "job-999999")},
-        new Object[] {"end", new JsonObject().put("jobId", held.getString("jobId")).put("workerId", "w-other")},
-        new Object[] {"end", new JsonObject().put("jobId", 42)},
-        new Object[] {"register", new JsonObject().put("workerId", "w-x")},
-        new Object[] {"register", registration("w-dup", List.of(0, 0))},
-        new Object[] {"register", registration("w-neg", List.of(-1))},
-        new Object[] {"register", registration(w4, List.of(0))},
-        new Object[] {"unregister", new JsonObject().put("workerId", "w-nobody")});
+        new Object[] {jobCenter, new JsonObject(), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Fly\"}"), 400},
+        new Object[] {jobCenter, "not json", 400},
+        new Object[] {jobCenter, Buffer.buffer(new byte[] {1, 2, 3}), 400},
+        new Object[] {jobCenter, new JsonArray().add(1), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\"}"), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":5,\"gpus\":1,\"timeoutMs\":10}"), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":\"two\",\"timeoutMs\":10}"), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":1,\"timeoutMs\":-5}"), 400},
+        new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null), 409},
+        new Object[] {jobCenter, new EndJob("job-999999", null, null, false), 404},
+        new Object[] {jobCenter, new EndJob(held.getString("jobId"), "w-other", null, false), 404},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"EndJob\",\"jobId\":42}"), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"RegisterWorker\",\"workerId\":\"w-x\"}"), 400},
+        new Object[] {jobCenter, Garbage.json(bad + "\"workerId\":\"w-dup\",\"gpus\":[0,0]}"), 400},
+        new Object[] {jobCenter, Garbage.json(bad + "\"workerId\":\"w-neg\",\"gpus\":[-1]}"), 400},
+        new Object[] {jobCenter, registration(w4, List.of(0)), 400},
+        new Object[] {jobCenter, new UnregisterWorker("w-nobody"), 404},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\""), 400},
+        new Object[] {jobCenter, new Garbage(new byte[] {0x7f, 0, 0, 0, '{', '}'}), 400},
+        new Object[] {jobCenter, new KillJob("job-1", null), 400},
+        new Object[] {worker, new GetSnapshot(), 400},
+        new Object[] {worker, "kill everything", 400},
+        new Object[] {worker, Garbage.json("{\"type\":\"ReadLog\",\"jobId\":\"job-1\",\"lines\":0}"), 400},
+        new Object[] {worker, Garbage.json("{\"type\":\"Launch\",\"job\":{\"jobId\":\"job-x\",\"gpus\":[0,0]}}"), 400},
+        new Object[] {worker, new Launch(new JobState("job-x", "c-x", w2, "X", 0, List.of(7), 0, 0)), 400},
+        new Object[] {worker, new KillJob("job-999999", null), 404});
     for (Object[] g : garbage) {
-      ReplyException e = failure(member.jobCenter((String) g[0], g[1], 10_000));
-      assertTrue(e.failureCode() == 400 || e.failureCode() == 404 || e.failureCode() == 409,
-          "op " + g[0] + " with " + g[1] + " answered " + e.failureCode() + " " + e.getMessage());
+      ReplyException e = failure(member.request((String) g[0], g[1], 10_000));
+      assertEquals((int) g[2], e.failureCode(), g[1] + " to " + g[0] + " answered " + e.failureCode() + " " + e.getMessage());
       assertFalse(e.getMessage() == null || e.getMessage().isBlank());
+      System.out.printf("%s -> %d %s%n", g[1], e.failureCode(), e.getMessage());
     }
-    // messages without a reply address are dropped with a log line, and the node keeps going
+    // messages without a reply address are dropped with a log line, and the nodes keep going
     for (Object[] g : garbage) {
-      DeliveryOptions opts = new DeliveryOptions();
-      if (g[0] != null) {
-        opts.addHeader("op", (String) g[0]);
-      }
-      member.node().vertx().eventBus().send(Addresses.JOB_CENTER, g[1], opts);
+      member.send((String) g[0], g[1]);
     }
     JsonObject after = member.snapshot();
     assertEquals("ok", after.getString("invariant"));
     assertEquals(before.getJsonArray("workers"), after.getJsonArray("workers"), "the pool is unchanged");
     assertEquals(before.getJsonArray("jobs"), after.getJsonArray("jobs"));
+    assertTrue(worker2.isAlive(), "the worker lives on");
     end(held);
     assertPoolWhole();
   }
@@ -238,18 +260,18 @@ class GpuClusterIT {
     }
   }
 
+  /** A granted job, in its JSON form. */
   private Future<JsonObject> allocate(int gpus, long timeoutMs) {
-    JsonObject body = new JsonObject().put("clientId", clientId).put("gpus", gpus).put("timeoutMs", timeoutMs);
-    return member.jobCenter("allocate", body, timeoutMs + 10_000);
+    return member.jobCenter(new Allocate(clientId, 0, gpus, 0, timeoutMs, null), timeoutMs + 10_000)
+        .map(granted -> TestMember.json(granted.job()));
   }
 
   private void end(JsonObject job) throws Exception {
-    member.jobCenter("end", new JsonObject().put("jobId", job.getString("jobId")), 10_000).await(15, TimeUnit.SECONDS);
+    member.jobCenter(new EndJob(job.getString("jobId"), null, null, false), 10_000).await(15, TimeUnit.SECONDS);
   }
 
-  private static JsonObject registration(String id, List<Integer> gpus) {
-    return new JsonObject().put("workerId", id).put("nodeId", "n-rogue").put("hostname", "rogue-host")
-        .put("host", "127.0.0.1").put("cpus", 2).put("gpus", new JsonArray(gpus));
+  private static RegisterWorker registration(String id, List<Integer> gpus) {
+    return new RegisterWorker(id, "n-rogue", "rogue-host", "127.0.0.1", 2, gpus, List.of());
   }
 
   private static ReplyException failure(Future<?> f) throws InterruptedException {

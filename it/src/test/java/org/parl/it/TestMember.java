@@ -1,24 +1,53 @@
 package org.parl.it;
 
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageCodec;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.parl.node.BlockingGateway;
-import org.parl.net.HostPort;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.HazelcastSettings;
+import org.parl.control.ControlBus;
+import org.parl.control.ControlCodec;
+import org.parl.control.ControlMessage;
+import org.parl.control.ControlReply;
+import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.Request;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
 
 /**
  * The test JVM as a lite member of a cluster under test: it sends event-bus messages to the
- * JobCenter (good and bad ones) and reads the cluster maps, like any other node could.
+ * JobCenter and workers (good and bad ones) and reads the cluster maps, like any other node could.
+ *
+ * <p>To send bodies that no record would let one build, it replaces its own control codec with
+ * one that also writes {@link Garbage} under the codec's name: the receiving node decodes those
+ * bytes with its real codec, as it would a hostile peer's.
  */
 public final class TestMember implements AutoCloseable {
+
+  /** Bytes sent as the body of a control message, as is. */
+  public record Garbage(byte[] wire) {
+
+    /** A JSON text behind the right length prefix. */
+    public static Garbage json(String json) {
+      byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+      return new Garbage(Buffer.buffer().appendInt(bytes.length).appendBytes(bytes).getBytes());
+    }
+
+    @Override
+    public String toString() {
+      return new String(wire, StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", "?");
+    }
+  }
 
   private final ClusterNode node;
   private final ClusterInfo info;
@@ -29,10 +58,13 @@ public final class TestMember implements AutoCloseable {
   }
 
   public static TestMember join(String masterAddress) throws Exception {
-    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(HostPort.parse(masterAddress), "monitor"));
+    ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress));
     ClusterNode node = ClusterNode.start(
         HazelcastSettings.build(null, info.clusterName(), "127.0.0.1", info.hazelcast(), "test", true), "127.0.0.1")
         .await(60, TimeUnit.SECONDS);
+    EventBus bus = node.vertx().eventBus();
+    bus.unregisterCodec(ControlCodec.NAME);
+    bus.registerCodec(new GarbageCodec());
     return new TestMember(node, info);
   }
 
@@ -44,17 +76,34 @@ public final class TestMember implements AutoCloseable {
     return node;
   }
 
-  /** Sends a request to the JobCenter and returns the reply's future. */
-  public Future<JsonObject> jobCenter(String op, Object body, long timeoutMs) {
-    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(timeoutMs);
-    if (op != null) {
-      opts.addHeader("op", op);
-    }
-    return node.vertx().eventBus().<JsonObject>request(Addresses.JOB_CENTER, body, opts).map(Message::body);
+  /** Sends a request to the JobCenter and returns its reply. */
+  public <R extends ControlReply> Future<R> jobCenter(Request<R> request, long timeoutMs) {
+    return ControlBus.request(node.vertx(), Addresses.JOB_CENTER, request, timeoutMs);
   }
 
+  /** Sends any body to an address (with a reply address); {@link Garbage} goes under the control codec. */
+  public Future<Object> request(String address, Object body, long timeoutMs) {
+    return node.vertx().eventBus().request(address, body, options(body).setSendTimeout(timeoutMs)).map(Message::body);
+  }
+
+  /** Sends any body to an address without a reply address. */
+  public void send(String address, Object body) {
+    node.vertx().eventBus().send(address, body, options(body));
+  }
+
+  private static DeliveryOptions options(Object body) {
+    DeliveryOptions opts = new DeliveryOptions();
+    return body instanceof Garbage ? opts.setCodecName(ControlCodec.NAME) : opts;
+  }
+
+  /** The JobCenter's snapshot in its JSON form. */
   public JsonObject snapshot() throws Exception {
-    return jobCenter("snapshot", new JsonObject(), 10_000).await(15, TimeUnit.SECONDS);
+    return json(jobCenter(new GetSnapshot(), 10_000).await(15, TimeUnit.SECONDS));
+  }
+
+  /** A control record in its JSON form. */
+  public static JsonObject json(Object record) {
+    return ControlCodec.toJson(record);
   }
 
   /** A cluster map's entries, decoded. */
@@ -69,5 +118,40 @@ public final class TestMember implements AutoCloseable {
   @Override
   public void close() throws Exception {
     node.close().await(20, TimeUnit.SECONDS);
+  }
+
+  /** The control codec, plus {@link Garbage} written as is. */
+  private static final class GarbageCodec implements MessageCodec<Object, Object> {
+
+    private final ControlCodec real = new ControlCodec();
+
+    @Override
+    public void encodeToWire(Buffer buffer, Object body) {
+      if (body instanceof Garbage g) {
+        buffer.appendBytes(g.wire());
+      } else {
+        real.encodeToWire(buffer, (ControlMessage) body);
+      }
+    }
+
+    @Override
+    public Object decodeFromWire(int pos, Buffer buffer) {
+      return real.decodeFromWire(pos, buffer);
+    }
+
+    @Override
+    public Object transform(Object body) {
+      return body;
+    }
+
+    @Override
+    public String name() {
+      return ControlCodec.NAME;
+    }
+
+    @Override
+    public byte systemCodecID() {
+      return -1;
+    }
   }
 }

@@ -1,10 +1,13 @@
 package org.parl.cluster;
 
 import io.vertx.core.json.JsonObject;
+import org.parl.wire.gateway.ClusterDescription;
+import org.parl.wire.gateway.GatewayCodec;
 
 /**
  * How to reach a cluster, as the master hands it to joining workers and monitors and publishes it
- * in {@value Addresses#CLUSTER_MAP}.
+ * in {@value Addresses#CLUSTER_MAP}: a node's view of the gateway's {@link ClusterDescription},
+ * with the cluster type as an enum.
  *
  * @param address the master's public {@code host:port}, what users pass to {@code --address}
  * @param clusterName the Hazelcast cluster name (unique per master)
@@ -14,24 +17,21 @@ import io.vertx.core.json.JsonObject;
 public record ClusterInfo(
     String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl) {
 
+  public static ClusterInfo of(ClusterDescription d) {
+    return new ClusterInfo(d.address(), d.clusterName(), d.hazelcast(), ClusterType.parse(d.clusterType()),
+        d.maxGpusPerActor(), d.monitorUrl());
+  }
+
+  /** Reads the JSON form, with every check of {@link ClusterDescription}. */
   public static ClusterInfo fromJson(JsonObject o) {
-    return new ClusterInfo(
-        Fields.string(o, "address"),
-        Fields.string(o, "clusterName"),
-        Fields.string(o, "hazelcast"),
-        ClusterType.parse(Fields.string(o, "clusterType")),
-        Fields.integer(o, "maxGpusPerActor", 1, 1024),
-        o.getString("monitorUrl", ""));
+    return of(GatewayCodec.fromJson(o, ClusterDescription.class));
+  }
+
+  public ClusterDescription description() {
+    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl);
   }
 
   public JsonObject toJson() {
-    return new JsonObject()
-        .put("address", address)
-        .put("clusterName", clusterName)
-        .put("hazelcast", hazelcast)
-        .put("clusterType", type.label())
-        .put("maxGpusPerActor", maxGpusPerActor)
-        .put("monitorUrl", monitorUrl);
+    return GatewayCodec.toJson(description());
   }
-
 }

@@ -12,6 +12,7 @@ import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import org.parl.control.ControlCodec;
 
 /**
  * A clustered Vert.x instance on Hazelcast: what a master, a worker or a monitor process runs.
@@ -27,8 +28,15 @@ public final class ClusterNode {
     this.manager = manager;
   }
 
-  /** Starts a node; the future fails if Hazelcast cannot bind or form the cluster. */
+  /**
+   * Starts a node, its event bus ready for control messages ({@link ControlCodec}); the future
+   * fails if Hazelcast cannot bind or form the cluster.
+   */
   public static Future<ClusterNode> start(Config hazelcast, String host) {
+    // while Hazelcast starts, so that the first control message on an event loop finds the codec ready
+    Thread warmUp = new Thread(ControlCodec::warmUp, "parl-codec-warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
     VertxOptions options = new VertxOptions()
         .setEventBusOptions(new EventBusOptions().setHost(host).setPort(0).setClusterPublicHost(host));
@@ -36,7 +44,10 @@ public final class ClusterNode {
         .with(options)
         .withClusterManager(manager)
         .buildClustered()
-        .map(v -> new ClusterNode(v, manager));
+        .map(v -> {
+          ControlCodec.register(v.eventBus());
+          return new ClusterNode(v, manager);
+        });
   }
 
   /** A cluster name nobody else uses, so that clusters sharing a host never merge. */

@@ -1,14 +1,20 @@
 package org.parl.cluster;
 
-/** Whether a cluster lends CPUs (the default) or GPUs; fixed when the master starts. */
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import org.parl.wire.BadMessageException;
+
+/** Whether a cluster lends CPUs (the default) or GPUs; fixed when the master starts. In JSON, its label. */
 public enum ClusterType {
   CPU,
   GPU;
 
+  @JsonValue
   public String label() {
     return name().toLowerCase();
   }
 
+  @JsonCreator
   public static ClusterType parse(String s) {
     for (ClusterType t : values()) {
       if (t.label().equals(s)) {

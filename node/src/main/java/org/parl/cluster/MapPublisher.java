@@ -2,7 +2,6 @@ package org.parl.cluster;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.shareddata.AsyncMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one owner's records through to a cluster-wide map, as JSON strings that any member can
+ * Writes one owner's records through to a cluster-wide map, as JSON text that any member can
  * read.
  *
  * <p>Writes are coalesced per key: at most one write per key is in flight, and when it completes
@@ -32,8 +31,8 @@ public final class MapPublisher {
     this.map = vertx.sharedData().getClusterWideMap(name);
   }
 
-  /** Publishes the record of {@code key}; the supplier is called when the write happens. */
-  public void put(String key, Supplier<JsonObject> record) {
+  /** Publishes the record of {@code key}, as JSON text; the supplier is called when the write happens. */
+  public void put(String key, Supplier<String> record) {
     Slot s = slot(key);
     s.next = record;
     s.removal = false;
@@ -62,7 +61,7 @@ public final class MapPublisher {
       s.removal = false;
       write = map.compose(m -> m.remove(key));
     } else {
-      String json = s.next.get().encode();
+      String json = s.next.get();
       s.next = null;
       write = map.compose(m -> m.put(key, json));
     }
@@ -80,7 +79,7 @@ public final class MapPublisher {
   }
 
   private static final class Slot {
-    Supplier<JsonObject> next;
+    Supplier<String> next;
     boolean removal;
     boolean inFlight;
   }

@@ -1,19 +1,22 @@
 package org.parl.master;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.parl.cluster.ClusterType;
-import org.parl.cluster.Failure;
+import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobState;
 import org.parl.scheduler.Allocation;
 import org.parl.scheduler.ResourcePool;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.WorkerState;
 
 /**
  * The JobCenter's decisions, without Vert.x: which workers are in the pool, which requests are
@@ -28,18 +31,18 @@ public final class JobCenter<H> {
   public record Granted<H>(H handle, JobRecord job) {}
 
   /** A worker that left the pool, with the jobs it took along. */
-  public record Lost(WorkerInfo worker, List<JobRecord> jobs) {}
+  public record Lost(RegisterWorker worker, List<JobRecord> jobs) {}
 
   /** The outcome of a submission: a job now, or a queued request id to time out later. */
   public record Submitted(long requestId, Optional<JobRecord> job) {}
 
-  private record Waiting<H>(JobRequest request, H handle) {}
+  private record Waiting<H>(Allocate request, H handle) {}
 
   private final ClusterType type;
   private final int maxGpusPerActor;
   private final ResourcePool pool = new ResourcePool();
   private final Scheduler<Waiting<H>> scheduler;
-  private final Map<String, WorkerInfo> workers = new LinkedHashMap<>();
+  private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
   private long jobCounter;
 
@@ -58,21 +61,21 @@ public final class JobCenter<H> {
   }
 
   /** Adds a worker, then serves what was waiting for it. */
-  public List<Granted<H>> register(WorkerInfo w) {
+  public List<Granted<H>> register(RegisterWorker w) {
     if (workers.containsKey(w.workerId())) {
-      throw new Rejected(Failure.INVALID, "worker " + w.workerId() + " is already registered");
+      throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " is already registered");
     }
     if (type == ClusterType.GPU && w.gpus().isEmpty()) {
-      throw new Rejected(Failure.MISMATCH, "this is a GPU cluster and worker " + w.workerId() + " on "
+      throw new Rejected(ErrorKind.MISMATCH, "this is a GPU cluster and worker " + w.workerId() + " on "
           + w.hostname() + " offers no GPUs: start it on a host with GPUs, or with --gpus listing some");
     }
     if (type == ClusterType.CPU && !w.gpus().isEmpty()) {
-      throw new Rejected(Failure.MISMATCH, "this is a CPU cluster and worker " + w.workerId() + " on "
+      throw new Rejected(ErrorKind.MISMATCH, "this is a CPU cluster and worker " + w.workerId() + " on "
           + w.hostname() + " offers GPUs " + w.gpus() + ": start the master with --gpu-cluster to use GPUs, "
           + "or start the worker with --cpus instead");
     }
     if (type == ClusterType.CPU && w.cpus() < 1) {
-      throw new Rejected(Failure.INVALID, "worker " + w.workerId() + " offers no CPUs");
+      throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " offers no CPUs");
     }
     pool.addWorker(w.workerId(), type == ClusterType.CPU ? w.cpus() : 0, w.gpus());
     workers.put(w.workerId(), w);
@@ -81,7 +84,7 @@ public final class JobCenter<H> {
 
   /** Removes a worker that left on purpose or died; its jobs are lost. */
   public Optional<Lost> removeWorker(String workerId) {
-    WorkerInfo w = workers.remove(workerId);
+    RegisterWorker w = workers.remove(workerId);
     if (w == null) {
       return Optional.empty();
     }
@@ -95,7 +98,7 @@ public final class JobCenter<H> {
   /** Removes every worker hosted by a cluster member that is gone. */
   public List<Lost> removeNode(String nodeId) {
     List<Lost> lost = new ArrayList<>();
-    for (WorkerInfo w : List.copyOf(workers.values())) {
+    for (RegisterWorker w : List.copyOf(workers.values())) {
       if (w.nodeId().equals(nodeId)) {
         removeWorker(w.workerId()).ifPresent(lost::add);
       }
@@ -108,33 +111,33 @@ public final class JobCenter<H> {
    *
    * @throws Rejected when the request can never be served as asked
    */
-  public Submitted submit(JobRequest r, H handle) {
+  public Submitted submit(Allocate r, H handle) {
     ResourceRequest resources = validate(r);
     Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
     return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
   }
 
-  private ResourceRequest validate(JobRequest r) {
+  private ResourceRequest validate(Allocate r) {
     if (type == ClusterType.CPU) {
       if (r.gpus() > 0) {
-        throw new Rejected(Failure.MISMATCH, "this is a CPU cluster and the actor asks for " + r.gpus()
+        throw new Rejected(ErrorKind.MISMATCH, "this is a CPU cluster and the actor asks for " + r.gpus()
             + " GPU(s): ask for CPUs instead (@RemoteClass(cpus = N)), or connect to a cluster started with --gpu-cluster");
       }
       if (r.gpus() < 0 || r.cpus() < 1) {
-        throw new Rejected(Failure.INVALID, "an actor must ask for at least 1 CPU (it asked for "
+        throw new Rejected(ErrorKind.INVALID, "an actor must ask for at least 1 CPU (it asked for "
             + r.cpus() + " CPU(s) and " + r.gpus() + " GPU(s))");
       }
       return ResourceRequest.ofCpus(r.cpus());
     }
     if (r.gpus() == 0) {
-      throw new Rejected(Failure.MISMATCH, "this is a GPU cluster and the actor asks for no GPUs: ask for some with "
+      throw new Rejected(ErrorKind.MISMATCH, "this is a GPU cluster and the actor asks for no GPUs: ask for some with "
           + "@RemoteClass(gpus = N) or .gpus(N), or connect to a CPU cluster");
     }
     if (r.gpus() < 0) {
-      throw new Rejected(Failure.INVALID, "an actor must ask for at least 1 GPU, not " + r.gpus());
+      throw new Rejected(ErrorKind.INVALID, "an actor must ask for at least 1 GPU, not " + r.gpus());
     }
     if (r.gpus() > maxGpusPerActor) {
-      throw new Rejected(Failure.INVALID, "an actor may ask for at most " + maxGpusPerActor
+      throw new Rejected(ErrorKind.INVALID, "an actor may ask for at most " + maxGpusPerActor
           + " GPUs and this one asks for " + r.gpus() + ": split the work across actors");
     }
     return ResourceRequest.ofGpus(r.gpus());
@@ -169,7 +172,7 @@ public final class JobCenter<H> {
     return granted;
   }
 
-  private JobRecord record(JobRequest r, Allocation a) {
+  private JobRecord record(Allocate r, Allocation a) {
     JobRecord job = new JobRecord(r, a, System.currentTimeMillis());
     jobs.put(job.jobId(), job);
     return job;
@@ -179,7 +182,7 @@ public final class JobCenter<H> {
     return Optional.ofNullable(jobs.get(jobId));
   }
 
-  public Optional<WorkerInfo> worker(String workerId) {
+  public Optional<RegisterWorker> worker(String workerId) {
     return Optional.ofNullable(workers.get(workerId));
   }
 
@@ -210,43 +213,25 @@ public final class JobCenter<H> {
   }
 
   /** The record published for a worker: its identity and PARL's vacant/used GPU lists. */
-  public Optional<JsonObject> workerRecord(String workerId) {
-    WorkerInfo w = workers.get(workerId);
+  public Optional<WorkerState> workerState(String workerId) {
+    RegisterWorker w = workers.get(workerId);
     if (w == null) {
       return Optional.empty();
     }
     WorkerView v = pool.worker(workerId).orElseThrow();
     int cpusTotal = type == ClusterType.CPU ? w.cpus() : 0;
-    return Optional.of(new JsonObject()
-        .put("id", w.workerId())
-        .put("nodeId", w.nodeId())
-        .put("hostname", w.hostname())
-        .put("address", w.host())
-        .put("cpus", new JsonObject()
-            .put("total", cpusTotal)
-            .put("used", v.cpusUsed())
-            .put("vacant", v.cpusVacant()))
-        .put("hostCpus", w.cpus())
-        .put("worker_vacant_gpus", new JsonArray(v.vacantGpus()))
-        .put("worker_used_gpus", new JsonArray(v.usedGpus()))
-        .put("gpuDevices", w.gpuDevices())
-        .put("jobs", new JsonArray(List.copyOf(v.jobs()))));
+    return Optional.of(new WorkerState(w.workerId(), w.nodeId(), w.hostname(), w.host(),
+        new WorkerState.Cpus(cpusTotal, v.cpusUsed(), v.cpusVacant()), w.cpus(), v.vacantGpus(), v.usedGpus(),
+        w.gpuDevices(), List.copyOf(v.jobs())));
   }
 
   /** Everything at once, for status queries and tests. */
-  public JsonObject snapshot() {
-    JsonArray ws = new JsonArray();
+  public Snapshot snapshot(String invariant) {
+    List<WorkerState> ws = new ArrayList<>();
     for (String id : workers.keySet()) {
-      ws.add(workerRecord(id).orElseThrow());
+      ws.add(workerState(id).orElseThrow());
     }
-    JsonArray js = new JsonArray();
-    jobs.values().forEach(j -> js.add(j.toJson()));
-    return new JsonObject()
-        .put("clusterType", type.label())
-        .put("maxGpusPerActor", maxGpusPerActor)
-        .put("workers", ws)
-        .put("jobs", js)
-        .put("waiting", scheduler.waitingCount())
-        .put("longestWaitMs", longestWaitMillis());
+    List<JobState> js = jobs.values().stream().map(JobRecord::state).toList();
+    return new Snapshot(type, maxGpusPerActor, ws, js, scheduler.waitingCount(), longestWaitMillis(), invariant);
   }
 }

@@ -1,18 +1,33 @@
 package org.parl.master;
 
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.json.JsonObject;
 import java.util.List;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
-import org.parl.cluster.Failure;
-import org.parl.cluster.Fields;
 import org.parl.cluster.MapPublisher;
-import org.parl.cluster.Ops;
+import org.parl.control.ControlBus;
+import org.parl.control.ControlCodec;
+import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Done;
+import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.QueueFigures;
+import org.parl.control.ControlReply.Registered;
+import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.Dispatcher;
+import org.parl.control.Failures;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.EndJob;
+import org.parl.control.JobCenterRequest.GetQueue;
+import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobCenterRequest.UnregisterWorker;
+import org.parl.control.LocalEvent.JobEnded;
+import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.wire.ErrorKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +40,12 @@ import org.slf4j.LoggerFactory;
 public final class JobCenterVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobCenterVerticle.class);
-  private static final DeliveryOptions LOCAL = new DeliveryOptions().setLocalOnly(true);
+  private static final Future<Done> DONE = Future.succeededFuture(new Done());
 
   private final ClusterNode node;
   private final ClusterType type;
   private final int maxGpusPerActor;
-  private JobCenter<Promise<JsonObject>> center;
+  private JobCenter<Promise<Granted>> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
 
@@ -46,85 +61,76 @@ public final class JobCenterVerticle extends VerticleBase {
     workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP);
     jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP);
     node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> nodeGone(nodeId)));
-    Ops ops = new Ops("the JobCenter", log)
-        .on("register", this::register)
-        .on("unregister", this::unregister)
-        .on("allocate", this::allocate)
-        .on("end", this::end)
-        .on("cancel", this::cancel)
-        .on("snapshot", body -> Future.succeededFuture(snapshot()))
-        .on("queue", body -> Future.succeededFuture(new JsonObject()
-            .put("waiting", center.waitingCount())
-            .put("longestWaitMs", center.longestWaitMillis())));
-    return vertx.eventBus().consumer(Addresses.JOB_CENTER, ops::handle).completion();
+    Dispatcher requests = new Dispatcher("the JobCenter", log)
+        .on(RegisterWorker.class, this::register)
+        .on(UnregisterWorker.class, this::unregister)
+        .on(Allocate.class, this::allocate)
+        .on(EndJob.class, this::end)
+        .on(CancelClient.class, this::cancel)
+        .on(GetSnapshot.class, r -> Future.succeededFuture(snapshot()))
+        .on(GetQueue.class, r -> Future.succeededFuture(new QueueFigures(center.waitingCount(), center.longestWaitMillis())));
+    return vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle).completion();
   }
 
-  private Future<JsonObject> register(JsonObject body) {
-    WorkerInfo w = WorkerInfo.fromJson(body);
-    List<JobCenter.Granted<Promise<JsonObject>>> granted;
+  private Future<Registered> register(RegisterWorker w) {
+    List<JobCenter.Granted<Promise<Granted>>> granted;
     try {
       granted = center.register(w);
     } catch (Rejected r) {
       log.warn("refused worker {} from {}: {}", w.workerId(), w.hostname(), r.getMessage());
-      return r.kind().future(r.getMessage());
+      return Failures.future(r.kind(), r.getMessage());
     }
     log.info("worker {} joined from {} ({}): {}", w.workerId(), w.hostname(), w.host(),
         type == ClusterType.GPU ? "GPUs " + w.gpus() : w.cpus() + " CPUs");
     publishWorker(w.workerId());
     grant(granted);
-    return Future.succeededFuture(new JsonObject().put("clusterType", type.label()));
+    return Future.succeededFuture(new Registered(type));
   }
 
-  private Future<JsonObject> unregister(JsonObject body) {
-    String workerId = Fields.string(body, "workerId");
-    if (center.worker(workerId).isEmpty()) {
-      return Failure.NOT_FOUND.future("no worker " + workerId + " is registered");
+  private Future<Done> unregister(UnregisterWorker r) {
+    if (center.worker(r.workerId()).isEmpty()) {
+      return Failures.future(ErrorKind.NOT_FOUND, "no worker " + r.workerId() + " is registered");
     }
-    center.removeWorker(workerId).ifPresent(lost -> dropped(lost, "worker " + workerId + " stopped"));
-    return Ops.ok();
+    center.removeWorker(r.workerId()).ifPresent(lost -> dropped(lost, "worker " + r.workerId() + " stopped"));
+    return DONE;
   }
 
-  private Future<JsonObject> allocate(JsonObject body) {
-    JobRequest request = JobRequest.fromJson(body);
-    Promise<JsonObject> reply = Promise.promise();
+  private Future<Granted> allocate(Allocate request) {
+    Promise<Granted> reply = Promise.promise();
     JobCenter.Submitted submitted;
     try {
       submitted = center.submit(request, reply);
     } catch (Rejected r) {
-      return r.kind().future(r.getMessage());
+      return Failures.future(r.kind(), r.getMessage());
     }
     if (submitted.job().isPresent()) {
       return Future.succeededFuture(granted(submitted.job().get()));
     }
     long requestId = submitted.requestId();
     long timer = vertx.setTimer(Math.max(1, request.timeoutMs()), t ->
-        center.timeout(requestId).ifPresent(p -> p.fail(Failure.RESOURCE.exception(timeoutMessage(request)))));
+        center.timeout(requestId).ifPresent(p -> p.fail(Failures.exception(ErrorKind.RESOURCE, timeoutMessage(request)))));
     return reply.future().onComplete(ar -> vertx.cancelTimer(timer));
   }
 
-  private Future<JsonObject> end(JsonObject body) {
-    String jobId = Fields.string(body, "jobId");
-    String workerId = Fields.optionalString(body, "workerId", null);
-    String cause = Fields.optionalString(body, "cause", "ended");
-    boolean lost = body.getValue("lost") instanceof Boolean b && b;
-    var job = center.job(jobId);
-    if (job.isEmpty() || (workerId != null && !job.get().workerId().equals(workerId))) {
-      return Failure.NOT_FOUND.future("no job " + jobId + (workerId != null ? " on worker " + workerId : "") + " holds resources");
+  private Future<Done> end(EndJob r) {
+    var job = center.job(r.jobId());
+    if (job.isEmpty() || (r.workerId() != null && !job.get().workerId().equals(r.workerId()))) {
+      return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId()
+          + (r.workerId() != null ? " on worker " + r.workerId() : "") + " holds resources");
     }
-    center.end(jobId);
-    jobsMap.remove(jobId);
+    center.end(r.jobId());
+    jobsMap.remove(r.jobId());
     publishWorker(job.get().workerId());
-    tellGateway(job.get(), cause, lost);
+    tellGateway(job.get(), r.cause(), r.lost());
     grant(center.drain());
-    return Ops.ok();
+    return DONE;
   }
 
-  private Future<JsonObject> cancel(JsonObject body) {
-    String clientId = Fields.string(body, "clientId");
-    List<Promise<JsonObject>> cancelled = center.cancelClient(clientId);
-    cancelled.forEach(p -> p.tryFail(Failure.LOST.exception("client " + clientId + " disconnected")));
+  private Future<Cancelled> cancel(CancelClient r) {
+    List<Promise<Granted>> cancelled = center.cancelClient(r.clientId());
+    cancelled.forEach(p -> p.tryFail(Failures.exception(ErrorKind.LOST, "client " + r.clientId() + " disconnected")));
     grant(center.drain());
-    return Future.succeededFuture(new JsonObject().put("cancelled", cancelled.size()));
+    return Future.succeededFuture(new Cancelled(cancelled.size()));
   }
 
   private void nodeGone(String nodeId) {
@@ -141,52 +147,45 @@ public final class JobCenterVerticle extends VerticleBase {
       jobsMap.remove(job.jobId());
       tellGateway(job, cause, true);
     }
-    vertx.eventBus().publish(Addresses.WORKER_LOST, new JsonObject().put("workerId", workerId).put("cause", cause), LOCAL);
+    ControlBus.publishLocal(vertx, Addresses.WORKER_LOST, new WorkerLost(workerId, cause));
   }
 
-  private void grant(List<JobCenter.Granted<Promise<JsonObject>>> granted) {
-    for (JobCenter.Granted<Promise<JsonObject>> g : granted) {
+  private void grant(List<JobCenter.Granted<Promise<Granted>>> granted) {
+    for (JobCenter.Granted<Promise<Granted>> g : granted) {
       g.handle().complete(granted(g.job()));
     }
   }
 
-  private JsonObject granted(JobRecord job) {
-    jobsMap.put(job.jobId(), job::toJson);
+  private Granted granted(JobRecord job) {
+    jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
     publishWorker(job.workerId());
-    JsonObject reply = job.toJson();
-    center.worker(job.workerId()).ifPresent(w -> reply.put("host", w.host()).put("workerNodeId", w.nodeId()));
-    return reply;
+    var worker = center.worker(job.workerId()).orElseThrow();
+    return new Granted(job.state(), worker.host(), worker.nodeId());
   }
 
   private void publishWorker(String workerId) {
-    workersMap.put(workerId, () -> center.workerRecord(workerId).orElseGet(JsonObject::new));
+    workersMap.put(workerId, () -> center.workerState(workerId).map(ControlCodec::json).orElse("{}"));
   }
 
   private void tellGateway(JobRecord job, String cause, boolean lost) {
-    vertx.eventBus().publish(Addresses.JOB_EVENTS, new JsonObject()
-        .put("jobId", job.jobId())
-        .put("clientId", job.clientId())
-        .put("workerId", job.workerId())
-        .put("cause", cause)
-        .put("lost", lost), LOCAL);
+    ControlBus.publishLocal(vertx, Addresses.JOB_EVENTS, new JobEnded(job.jobId(), job.clientId(), job.workerId(), cause, lost));
   }
 
-  private String timeoutMessage(JobRequest r) {
+  private String timeoutMessage(Allocate r) {
     String what = type == ClusterType.GPU ? r.gpus() + " vacant GPU(s)" : r.cpus() + " vacant CPU(s)";
     return "no worker had " + what + " within " + (r.timeoutMs() / 1000.0) + " s (" + center.workerCount() + " worker(s), "
         + center.jobs().size() + " job(s) running, " + center.waitingCount() + " other request(s) waiting): "
         + "close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
   }
 
-  private JsonObject snapshot() {
-    JsonObject s = center.snapshot();
+  private Snapshot snapshot() {
+    String invariant = "ok";
     try {
       center.checkInvariants();
-      s.put("invariant", "ok");
     } catch (IllegalStateException e) {
       log.error("{}", e.getMessage());
-      s.put("invariant", e.getMessage());
+      invariant = e.getMessage();
     }
-    return s;
+    return center.snapshot(invariant);
   }
 }

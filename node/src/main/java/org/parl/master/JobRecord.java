@@ -1,11 +1,11 @@
 package org.parl.master;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobState;
 import org.parl.scheduler.Allocation;
 
-/** A job the JobCenter granted resources to: who asked, what it runs and where. */
-public record JobRecord(JobRequest request, Allocation allocation, long createdAtMillis) {
+/** A job the JobCenter granted resources to: the request, and what the pool gave it. */
+public record JobRecord(Allocate request, Allocation allocation, long createdAtMillis) {
 
   public String jobId() {
     return allocation.jobId();
@@ -19,15 +19,9 @@ public record JobRecord(JobRequest request, Allocation allocation, long createdA
     return request.clientId();
   }
 
-  public JsonObject toJson() {
-    return new JsonObject()
-        .put("jobId", jobId())
-        .put("clientId", clientId())
-        .put("workerId", workerId())
-        .put("actorClass", request.actorClass())
-        .put("cpus", allocation.cpus())
-        .put("gpus", new JsonArray(allocation.gpus()))
-        .put("maxMemoryMb", request.maxMemoryMb())
-        .put("createdAt", createdAtMillis);
+  /** The job as published in the jobs map and sent to the gateway and the worker. */
+  public JobState state() {
+    return new JobState(jobId(), clientId(), workerId(), request.actorClass(), allocation.cpus(), allocation.gpus(),
+        request.maxMemoryMb(), createdAtMillis);
   }
 }

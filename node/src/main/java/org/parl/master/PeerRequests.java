@@ -6,7 +6,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.parl.cluster.Failure;
+import org.parl.control.Failures;
+import org.parl.wire.ErrorKind;
 
 /**
  * Requests in flight to other nodes, by node, so that they fail as soon as that node is known to
@@ -41,7 +42,7 @@ final class PeerRequests {
     Set<Promise<?>> pending = byPeer.remove(peer);
     if (pending != null) {
       for (Promise<?> p : pending) {
-        p.tryFail(Failure.LOST.exception(cause));
+        p.tryFail(Failures.exception(ErrorKind.LOST, cause));
       }
     }
   }

@@ -1,18 +1,18 @@
 package org.parl.master;
 
-import org.parl.cluster.Failure;
+import org.parl.wire.ErrorKind;
 
 /** A request the JobCenter refuses, with the kind of failure its sender gets and why. */
 public final class Rejected extends RuntimeException {
 
-  private final Failure kind;
+  private final ErrorKind kind;
 
-  public Rejected(Failure kind, String message) {
+  public Rejected(ErrorKind kind, String message) {
     super(message, null, false, false);
     this.kind = kind;
   }
 
-  public Failure kind() {
+  public ErrorKind kind() {
     return kind;
   }
 }

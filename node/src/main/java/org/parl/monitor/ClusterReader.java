@@ -3,8 +3,6 @@ package org.parl.monitor;
 import com.hazelcast.cluster.Member;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
@@ -13,7 +11,8 @@ import java.util.Map;
 import java.util.Set;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
-import org.parl.cluster.Ops;
+import org.parl.control.ControlBus;
+import org.parl.control.JobCenterRequest.GetQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,16 +74,14 @@ final class ClusterReader {
 
   /** The JobCenter's waiting count and longest wait; null (not a failure) when it does not answer. */
   private Future<JsonObject> queue() {
-    // "queue" is cheap; "snapshot" would build every worker's record and check the whole pool
-    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, "queue").setSendTimeout(JOB_CENTER_TIMEOUT_MS);
-    return vertx.eventBus().<JsonObject>request(Addresses.JOB_CENTER, new JsonObject(), opts)
-        .map(Message::body)
+    // GetQueue is cheap; GetSnapshot would build every worker's record and check the whole pool
+    return ControlBus.request(vertx, Addresses.JOB_CENTER, new GetQueue(), JOB_CENTER_TIMEOUT_MS)
         .map(s -> {
           if (jobCenterDown) {
             jobCenterDown = false;
             log.info("the JobCenter answers the monitor again");
           }
-          return new JsonObject().put("waiting", s.getInteger("waiting", 0)).put("longestWaitMs", s.getLong("longestWaitMs", 0L));
+          return new JsonObject().put("waiting", s.waiting()).put("longestWaitMs", s.longestWaitMs());
         })
         .otherwise(e -> {
           if (!jobCenterDown) {

@@ -2,8 +2,6 @@ package org.parl.monitor;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
@@ -14,8 +12,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.parl.cluster.Addresses;
-import org.parl.cluster.Failure;
-import org.parl.cluster.Ops;
+import org.parl.control.ControlBus;
+import org.parl.control.ControlCodec;
+import org.parl.control.ControlReply.JobLog;
+import org.parl.control.Failures;
+import org.parl.control.JobView;
+import org.parl.control.Request;
+import org.parl.control.WorkerRequest.DownloadLog;
+import org.parl.control.WorkerRequest.ListJobs;
+import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.wire.ErrorKind;
 
 /**
  * Asks the workers about jobs, live and ended: a client's jobs, a job's log tail, a job's whole
@@ -47,21 +53,23 @@ final class JobsService {
   Future<JsonObject> ofClient(String clientId) {
     return reader.read().compose(state -> {
       List<String> workers = aliveWorkers(state);
-      List<Future<JsonObject>> asked = workers.stream().map(w -> ask(w, "jobs", new JsonObject(), WORKER_TIMEOUT_MS)).toList();
+      List<Future<List<JobView>>> asked = workers.stream()
+          .map(w -> ControlBus.request(vertx, Addresses.worker(w), new ListJobs(), WORKER_TIMEOUT_MS).map(l -> l.jobs()))
+          .toList();
       return Future.join(asked).transform(ignored -> {
         List<JsonObject> jobs = new ArrayList<>();
         JsonArray unanswered = new JsonArray();
         for (int i = 0; i < workers.size(); i++) {
           String workerId = workers.get(i);
-          Future<JsonObject> answer = asked.get(i);
+          Future<List<JobView>> answer = asked.get(i);
           if (answer.failed()) {
             unanswered.add(workerId);
             continue;
           }
-          for (Object o : ClusterView.array(answer.result(), "jobs")) {
-            if (o instanceof JsonObject j && clientId.equals(j.getString("clientId")) && j.getString("jobId") != null) {
-              homes.put(j.getString("jobId"), workerId);
-              jobs.add(describe(j, workerId, state));
+          for (JobView j : answer.result()) {
+            if (clientId.equals(j.clientId())) {
+              homes.put(j.jobId(), workerId);
+              jobs.add(describe(ControlCodec.toJson(j), workerId, state));
             }
           }
         }
@@ -81,31 +89,31 @@ final class JobsService {
 
   /** The job's record with {@code log}: its last {@code lines} lines. */
   Future<JsonObject> log(String jobId, int lines) {
-    return onItsWorker(jobId, "log", new JsonObject().put("jobId", jobId).put("lines", lines), WORKER_TIMEOUT_MS);
+    return onItsWorker(jobId, new ReadLog(jobId, lines), WORKER_TIMEOUT_MS);
   }
 
   /** The job's record with {@code log}: the whole file, up to the worker's download cap. */
   Future<JsonObject> download(String jobId) {
-    return onItsWorker(jobId, "download", new JsonObject().put("jobId", jobId), DOWNLOAD_TIMEOUT_MS);
+    return onItsWorker(jobId, new DownloadLog(jobId), DOWNLOAD_TIMEOUT_MS);
   }
 
-  private Future<JsonObject> onItsWorker(String jobId, String op, JsonObject body, long timeoutMs) {
+  private Future<JsonObject> onItsWorker(String jobId, Request<JobLog> request, long timeoutMs) {
     return reader.read().compose(state -> {
       JsonObject live = state.jobs().get(jobId);
       String home = live != null ? live.getString("workerId") : homes.get(jobId);
       if (home != null && state.workerAlive(home)) {
-        return ask(home, op, body, timeoutMs)
+        return ask(home, request, timeoutMs)
             .map(j -> describe(j, home, state))
             .recover(e -> Future.failedFuture(asApiError(e, jobId, home)));
       }
-      return everywhere(jobId, op, body, timeoutMs, state);
+      return everywhere(jobId, request, timeoutMs, state);
     });
   }
 
   /** Asks every worker; the one that knows the job answers, the others say 404. */
-  private Future<JsonObject> everywhere(String jobId, String op, JsonObject body, long timeoutMs, ClusterState state) {
+  private Future<JsonObject> everywhere(String jobId, Request<JobLog> request, long timeoutMs, ClusterState state) {
     List<String> workers = aliveWorkers(state);
-    List<Future<JsonObject>> asked = workers.stream().map(w -> ask(w, op, body, timeoutMs)).toList();
+    List<Future<JsonObject>> asked = workers.stream().map(w -> ask(w, request, timeoutMs)).toList();
     return Future.join(asked).transform(ignored -> {
       Throwable other = null;
       for (int i = 0; i < workers.size(); i++) {
@@ -114,7 +122,7 @@ final class JobsService {
           homes.put(jobId, workers.get(i));
           return Future.succeededFuture(describe(answer.result(), workers.get(i), state));
         }
-        if (Failure.of(answer.cause()) != Failure.NOT_FOUND) {
+        if (Failures.kindOf(answer.cause()) != ErrorKind.NOT_FOUND) {
           other = answer.cause();
         }
       }
@@ -133,14 +141,15 @@ final class JobsService {
     return state.workers().keySet().stream().filter(state::workerAlive).sorted().toList();
   }
 
-  private Future<JsonObject> ask(String workerId, String op, JsonObject body, long timeoutMs) {
-    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, op).setSendTimeout(timeoutMs);
-    return vertx.eventBus().<JsonObject>request(Addresses.worker(workerId), body, opts).map(Message::body);
+  /** A job's log from one worker, as the API shows it: the job's fields and {@code log}. */
+  private Future<JsonObject> ask(String workerId, Request<JobLog> request, long timeoutMs) {
+    return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs)
+        .map(answer -> ControlCodec.toJson(answer.job()).put("log", answer.log()));
   }
 
   private static ApiError asApiError(Throwable e, String jobId, String workerId) {
     if (e instanceof ReplyException re) {
-      if (re.failureType() == ReplyFailure.RECIPIENT_FAILURE && re.failureCode() == Failure.NOT_FOUND.code()) {
+      if (re.failureType() == ReplyFailure.RECIPIENT_FAILURE && re.failureCode() == ErrorKind.NOT_FOUND.code()) {
         return ApiError.notFound("worker " + workerId + " knows no job " + jobId);
       }
       if (re.failureType() == ReplyFailure.TIMEOUT) {

@@ -7,8 +7,8 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
+import org.parl.master.GatewayVerticle;
 import org.parl.master.JobCenterVerticle;
-import org.parl.master.MasterVerticle;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
@@ -62,7 +62,7 @@ public final class MasterNode implements AutoCloseable {
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      MasterVerticle gateway = new MasterVerticle(info::get, node.nodeId(), s.host(), s.port());
+      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port());
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);

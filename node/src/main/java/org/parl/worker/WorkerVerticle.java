@@ -3,21 +3,35 @@ package org.parl.worker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
-import org.parl.cluster.Failure;
-import org.parl.cluster.Fields;
 import org.parl.cluster.MapPublisher;
-import org.parl.cluster.Ops;
+import org.parl.control.ControlBus;
+import org.parl.control.ControlReply.Done;
+import org.parl.control.ControlReply.JobList;
+import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.Launched;
+import org.parl.control.ControlReply.Registered;
+import org.parl.control.Dispatcher;
+import org.parl.control.Failures;
+import org.parl.control.JobCenterRequest.EndJob;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobState;
+import org.parl.control.JobView;
+import org.parl.control.WorkerRequest.DownloadLog;
+import org.parl.control.WorkerRequest.KillJob;
+import org.parl.control.WorkerRequest.Launch;
+import org.parl.control.WorkerRequest.ListJobs;
+import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.WorkerState.GpuCard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +45,8 @@ public final class WorkerVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(WorkerVerticle.class);
   private static final long REGISTER_RETRY_MS = 200;
   private static final long REGISTER_DEADLINE_MS = 20_000;
+  private static final long REGISTER_TIMEOUT_MS = 10_000;
+  private static final long END_TIMEOUT_MS = 30_000;
   static final long STATS_MS = 2_000;
   static final long WARM_REFILL_DELAY_MS = 300;
 
@@ -51,14 +67,14 @@ public final class WorkerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
-    Ops ops = new Ops("worker " + settings.workerId(), log)
-        .on("launch", this::launch)
-        .on("kill", this::kill)
-        .on("log", this::log)
-        .on("download", this::download)
-        .on("jobs", body -> Future.succeededFuture(jobList()));
+    Dispatcher requests = new Dispatcher("worker " + settings.workerId(), log)
+        .on(Launch.class, this::launch)
+        .on(KillJob.class, this::kill)
+        .on(ReadLog.class, this::log)
+        .on(DownloadLog.class, this::download)
+        .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(WorkerVerticle::view).toList())));
     return jobs.start()
-        .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), ops::handle).completion())
+        .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), requests::handle).completion())
         .compose(v -> register())
         .onSuccess(v -> {
           stats = new MapPublisher(vertx, Addresses.STATS_MAP);
@@ -78,7 +94,7 @@ public final class WorkerVerticle extends VerticleBase {
       if (ar.succeeded()) {
         long live = jobs.liveProcesses().mapToLong(p -> p.calls).sum();
         JsonObject s = ar.result().put("callsServed", endedCalls + live);
-        stats.put(settings.workerId(), () -> s);
+        stats.put(settings.workerId(), s::encode);
       }
     });
   }
@@ -92,18 +108,16 @@ public final class WorkerVerticle extends VerticleBase {
     return Future.succeededFuture();
   }
 
-  private Future<JsonObject> launch(JsonObject job) {
-    Fields.string(job, "jobId");
-    Fields.string(job, "clientId");
-    List<Integer> gpus = Fields.idList(job, "gpus", settings.gpus().size());
-    int memoryLimitMb = Fields.optionalInteger(job, "maxMemoryMb", 0, 1 << 24, 0);
+  private Future<Launched> launch(Launch request) {
+    JobState job = request.job();
+    List<Integer> gpus = job.gpus();
     if (!settings.gpus().containsAll(gpus)) {
-      return Failure.INVALID.future("worker " + settings.workerId() + " does not lend GPU(s) " + gpus);
+      return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " does not lend GPU(s) " + gpus);
     }
-    JobProcess p = memoryLimitMb == 0 && gpus.size() <= 1
+    JobProcess p = job.maxMemoryMb() == 0 && gpus.size() <= 1
         ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
-        : jobs.spawn(gpus, memoryLimitMb, false);
-    jobs.reserve(p, job);
+        : jobs.spawn(gpus, job.maxMemoryMb(), false);
+    jobs.reserve(p, new JsonObject().put("jobId", job.jobId()).put("clientId", job.clientId()).put("actorClass", job.actorClass()));
     // while other warm processes are ready, start the replacement a moment later: a JVM start
     // takes both cores of a small host, and the client is still setting its new actor up
     if (jobs.warm(gpus).isPresent()) {
@@ -113,42 +127,37 @@ public final class WorkerVerticle extends VerticleBase {
     }
     return p.ready.future().map(ready -> {
       jobs.assign(ready);
-      return new JsonObject()
-          .put("host", settings.host())
-          .put("port", ready.port)
-          .put("token", ready.token)
-          .put("pid", ready.pid())
-          .put("slot", ready.slot);
+      return new Launched(settings.host(), ready.port, ready.token, ready.pid(), ready.slot);
     });
   }
 
-  private Future<JsonObject> kill(JsonObject body) {
-    String jobId = Fields.string(body, "jobId");
-    String cause = Fields.optionalString(body, "cause", "stopped by the master");
-    return jobs.kill(jobId, cause) ? Ops.ok() : Failure.NOT_FOUND.future("no job " + jobId + " runs on worker " + settings.workerId());
+  private Future<Done> kill(KillJob r) {
+    return jobs.kill(r.jobId(), r.cause()) ? Future.succeededFuture(new Done())
+        : Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " runs on worker " + settings.workerId());
   }
 
-  private Future<JsonObject> log(JsonObject body) {
-    String jobId = Fields.string(body, "jobId");
-    int lines = Fields.optionalInteger(body, "lines", 1, LogTail.MAX_LINES, 500);
-    return jobs.job(jobId)
-        .map(p -> vertx.executeBlocking(() -> LogTail.read(p.log, lines)).map(text -> p.toJson().put("log", text)))
-        .orElseGet(() -> Failure.NOT_FOUND.future("worker " + settings.workerId() + " knows no job " + jobId));
+  private Future<JobLog> log(ReadLog r) {
+    return jobs.job(r.jobId())
+        .map(p -> vertx.executeBlocking(() -> LogTail.read(p.log, r.lines())).map(text -> new JobLog(view(p), text)))
+        .orElseGet(() -> unknownJob(r.jobId()));
   }
 
   /** The whole log of a job (its last {@value LogTail#MAX_DOWNLOAD_BYTES} bytes if longer), for the monitor. */
-  private Future<JsonObject> download(JsonObject body) {
-    String jobId = Fields.string(body, "jobId");
-    return jobs.job(jobId)
+  private Future<JobLog> download(DownloadLog r) {
+    return jobs.job(r.jobId())
         .map(p -> vertx.executeBlocking(() -> LogTail.readAll(p.log, LogTail.MAX_DOWNLOAD_BYTES))
-            .map(text -> p.toJson().put("log", text)))
-        .orElseGet(() -> Failure.NOT_FOUND.future("worker " + settings.workerId() + " knows no job " + jobId));
+            .map(text -> new JobLog(view(p), text)))
+        .orElseGet(() -> unknownJob(r.jobId()));
   }
 
-  private JsonObject jobList() {
-    JsonArray list = new JsonArray();
-    jobs.jobs().forEach(p -> list.add(p.toJson()));
-    return new JsonObject().put("jobs", list);
+  private <T> Future<T> unknownJob(String jobId) {
+    return Failures.future(ErrorKind.NOT_FOUND, "worker " + settings.workerId() + " knows no job " + jobId);
+  }
+
+  /** A job process as the monitor is told about it. */
+  private static JobView view(JobProcess p) {
+    return new JobView(p.jobId, p.slot, p.clientId, p.actorClass, p.pid(), p.state.name().toLowerCase(), p.gpus,
+        p.memoryLimitMb, p.startedAt, p.endedAt, p.calls, p.endCause);
   }
 
   private void jobEnded(JobProcess p, boolean abnormal) {
@@ -156,12 +165,7 @@ public final class WorkerVerticle extends VerticleBase {
     if (jobs.stopping()) {
       return; // the JobCenter drops this worker's jobs when it leaves the cluster
     }
-    JsonObject end = new JsonObject()
-        .put("jobId", p.jobId)
-        .put("workerId", settings.workerId())
-        .put("cause", p.endCause)
-        .put("lost", abnormal);
-    vertx.eventBus().request(Addresses.JOB_CENTER, end, new DeliveryOptions().addHeader(Ops.OP, "end").setSendTimeout(30_000))
+    ControlBus.request(vertx, Addresses.JOB_CENTER, new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
         .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
     topUpWarm();
   }
@@ -212,17 +216,18 @@ public final class WorkerVerticle extends VerticleBase {
     return null;
   }
 
-  private Future<Object> register() {
-    JsonObject body = new JsonObject()
-        .put("workerId", settings.workerId())
-        .put("nodeId", node.nodeId())
-        .put("hostname", settings.hostname())
-        .put("host", settings.host())
-        .put("cpus", settings.cpus())
-        .put("gpus", new JsonArray(settings.gpus()))
-        .put("gpuDevices", settings.gpuDevices());
-    Promise<Object> done = Promise.promise();
-    attemptRegister(body, System.currentTimeMillis() + REGISTER_DEADLINE_MS, done);
+  private Future<Registered> register() {
+    List<GpuCard> cards = new ArrayList<>();
+    for (Object o : settings.gpuDevices()) {
+      if (o instanceof JsonObject d) {
+        cards.add(new GpuCard(d.getInteger("index"), d.getString("uuid"), d.getString("name"),
+            d.getLong("memoryTotalMb", 0L), d.getLong("memoryUsedMb", 0L), d.getInteger("utilization", 0)));
+      }
+    }
+    RegisterWorker request = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
+        settings.cpus(), settings.gpus(), cards);
+    Promise<Registered> done = Promise.promise();
+    attemptRegister(request, System.currentTimeMillis() + REGISTER_DEADLINE_MS, done);
     return done.future();
   }
 
@@ -230,14 +235,13 @@ public final class WorkerVerticle extends VerticleBase {
    * The first send from a freshly joined node can find no handler while the subscription map is
    * still migrating (DESIGN-NOTES), so "no handlers" is retried for a while; a refusal is final.
    */
-  private void attemptRegister(JsonObject body, long deadline, Promise<Object> done) {
-    DeliveryOptions opts = new DeliveryOptions().addHeader(Ops.OP, "register").setSendTimeout(10_000);
-    vertx.eventBus().request(Addresses.JOB_CENTER, body, opts).map(Message::body).onComplete(ar -> {
+  private void attemptRegister(RegisterWorker request, long deadline, Promise<Registered> done) {
+    ControlBus.request(vertx, Addresses.JOB_CENTER, request, REGISTER_TIMEOUT_MS).onComplete(ar -> {
       if (ar.succeeded()) {
         done.complete(ar.result());
       } else if (ar.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
           && System.currentTimeMillis() < deadline) {
-        vertx.setTimer(REGISTER_RETRY_MS, t -> attemptRegister(body, deadline, done));
+        vertx.setTimer(REGISTER_RETRY_MS, t -> attemptRegister(request, deadline, done));
       } else {
         done.fail(ar.cause());
       }

@@ -4,33 +4,34 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonArray;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.parl.cluster.ClusterType;
-import org.parl.cluster.Failure;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.wire.ErrorKind;
 
 class JobCenterTest {
 
   private final JobCenter<String> gpu = new JobCenter<>(ClusterType.GPU, 8);
   private final JobCenter<String> cpu = new JobCenter<>(ClusterType.CPU, 8);
 
-  private static WorkerInfo worker(String id, String node, int cpus, List<Integer> gpus) {
-    return new WorkerInfo(id, node, "host", "127.0.0.1", cpus, gpus, new JsonArray());
+  private static RegisterWorker worker(String id, String node, int cpus, List<Integer> gpus) {
+    return new RegisterWorker(id, node, "host", "127.0.0.1", cpus, gpus, List.of());
   }
 
-  private static JobRequest gpus(String client, int n) {
-    return new JobRequest(client, 0, n, 0, 1000, "A");
+  private static Allocate gpus(String client, int n) {
+    return new Allocate(client, 0, n, 0, 1000, "A");
   }
 
   @Test
   void workersOfTheWrongKindAreRefused() {
     Rejected noGpus = assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of())));
-    assertEquals(Failure.MISMATCH, noGpus.kind());
+    assertEquals(ErrorKind.MISMATCH, noGpus.kind());
     Rejected withGpus = assertThrows(Rejected.class, () -> cpu.register(worker("w", "n", 4, List.of(0))));
-    assertEquals(Failure.MISMATCH, withGpus.kind());
+    assertEquals(ErrorKind.MISMATCH, withGpus.kind());
     gpu.register(worker("w", "n", 4, List.of(0)));
-    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of(1)))).kind());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of(1)))).kind());
     gpu.checkInvariants();
   }
 
@@ -38,11 +39,11 @@ class JobCenterTest {
   void requestsAreValidatedAgainstTheClusterType() {
     gpu.register(worker("w", "n", 4, List.of(0, 1)));
     cpu.register(worker("c", "n", 2, List.of()));
-    assertEquals(Failure.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new JobRequest("c", 1, 0, 0, 10, "A"), "x")).kind());
-    assertEquals(Failure.MISMATCH, assertThrows(Rejected.class, () -> cpu.submit(gpus("c", 1), "x")).kind());
-    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", 9), "x")).kind());
-    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", -1), "x")).kind());
-    assertEquals(Failure.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new JobRequest("c", 0, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new Allocate("c", 1, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> cpu.submit(gpus("c", 1), "x")).kind());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", 9), "x")).kind());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", -1), "x")).kind());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new Allocate("c", 0, 0, 0, 10, "A"), "x")).kind());
     assertEquals(0, gpu.jobs().size());
     gpu.checkInvariants();
   }
@@ -69,7 +70,7 @@ class JobCenterTest {
     assertEquals(1, lost.size());
     assertEquals(List.of(onA), lost.get(0).jobs());
     assertTrue(gpu.end(onA.jobId()).isEmpty(), "a lost job has nothing left to release");
-    assertEquals(1, gpu.snapshot().getJsonArray("workers").size());
+    assertEquals(1, gpu.snapshot("ok").workers().size());
     gpu.checkInvariants();
   }
 }

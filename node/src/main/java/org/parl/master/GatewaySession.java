@@ -1,26 +1,33 @@
 package org.parl.master;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.parl.cluster.Failure;
+import org.parl.wire.Checks;
+import org.parl.wire.ErrorKind;
 import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest.ClientHello;
 
 /**
  * One connection to the master's gateway. A client's session lives as long as its socket: when
  * it closes, the client is gone and its jobs are stopped. Touched only on the gateway's context.
  */
-final class ClientSession {
+final class GatewaySession {
 
   private final NetSocket socket;
   private final long connectedAt = System.currentTimeMillis();
+  /** The client's jobs: job id to the worker that runs it. */
   private final Map<String, String> jobs = new LinkedHashMap<>();
   private String clientId;
-  private JsonObject hello;
+  private ClientHello hello;
   private boolean closed;
 
-  ClientSession(NetSocket socket) {
+  GatewaySession(NetSocket socket) {
     this.socket = socket;
   }
 
@@ -36,7 +43,7 @@ final class ClientSession {
     return closed;
   }
 
-  void becomeClient(String id, JsonObject helloMessage) {
+  void becomeClient(String id, ClientHello helloMessage) {
     this.clientId = id;
     this.hello = helloMessage;
   }
@@ -58,38 +65,31 @@ final class ClientSession {
     return Map.copyOf(jobs);
   }
 
-  void reply(long id, JsonObject result) {
-    send(new JsonObject().put("id", id).put("ok", result));
-  }
-
-  void replyError(Object id, Failure kind, String message) {
-    send(new JsonObject().put("id", id).put("error", new JsonObject().put("kind", kind.name()).put("message", message)));
-  }
-
-  void event(String name, JsonObject body) {
-    send(body.copy().put("event", name));
-  }
-
-  private void send(JsonObject msg) {
+  void send(GatewayReply reply) {
     if (!closed) {
-      JsonLines.write(socket, msg);
+      JsonLines.write(socket, GatewayCodec.encode(reply));
     }
   }
 
-  void close() {
-    socket.close();
+  void fail(Long requestId, ErrorKind kind, String message) {
+    String text = message == null || message.isEmpty() ? kind + " failure" : message;
+    if (text.length() > Checks.MAX_TEXT) {
+      text = text.substring(0, Checks.MAX_TEXT);
+    }
+    send(new GatewayReply.Failed(requestId, kind, text));
   }
 
-  /** The record published in the clients map and shown by the monitor. */
-  JsonObject record() {
+  /** The record published in the clients map and shown by the monitor, as JSON text. */
+  String record() {
     return new JsonObject()
         .put("id", clientId)
-        .put("hostname", hello.getString("hostname", "?"))
-        .put("program", hello.getString("program", "?"))
-        .put("pid", hello.getValue("pid"))
+        .put("hostname", hello.hostname())
+        .put("program", hello.program())
+        .put("pid", hello.pid())
         .put("address", socket.remoteAddress().hostAddress())
         .put("actors", jobs.size())
-        .put("jobs", new io.vertx.core.json.JsonArray(java.util.List.copyOf(jobs.keySet())))
-        .put("connectedAt", connectedAt);
+        .put("jobs", new JsonArray(List.copyOf(jobs.keySet())))
+        .put("connectedAt", connectedAt)
+        .encode();
   }
 }

@@ -1,0 +1,97 @@
+package org.parl.control;
+
+import java.util.List;
+import org.parl.cluster.ClusterType;
+import org.parl.wire.Checks;
+import org.parl.wire.Required;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.WorkerState;
+
+/** The replies to {@link Request}s; a failure is an event-bus failure with an {@code ErrorKind} code instead. */
+public sealed interface ControlReply extends ControlMessage {
+
+  /** Most jobs a snapshot or job list carries. */
+  int MAX_JOBS = 1 << 20;
+
+  /** Done, nothing more to say. */
+  record Done() implements ControlReply {}
+
+  /** A worker's registration was accepted by a cluster of this type. */
+  record Registered(ClusterType clusterType) implements ControlReply {
+    public Registered {
+      Checks.present("clusterType", clusterType);
+    }
+  }
+
+  /**
+   * Resources granted to a job.
+   *
+   * @param host the worker's address, where its job processes listen
+   * @param workerNodeId the worker's cluster node (a launch on this very node skips the cluster)
+   */
+  record Granted(JobState job, String host, String workerNodeId) implements ControlReply {
+    public Granted {
+      Checks.present("job", job);
+      Checks.name("host", host);
+      Checks.name("workerNodeId", workerNodeId);
+    }
+  }
+
+  /** How many waiting requests of a client were given up. */
+  record Cancelled(int count) implements ControlReply {
+    public Cancelled {
+      Checks.range("count", count, 0, Integer.MAX_VALUE);
+    }
+  }
+
+  /** Requests waiting for resources, and the oldest one's wait. */
+  record QueueFigures(int waiting, long longestWaitMs) implements ControlReply {
+    public QueueFigures {
+      Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
+      Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * The JobCenter's whole state.
+   *
+   * @param invariant {@code "ok"}, or what is wrong with the pool's accounting
+   */
+  record Snapshot(ClusterType clusterType, @Required int maxGpusPerActor, List<WorkerState> workers, List<JobState> jobs,
+      int waiting, long longestWaitMs, String invariant) implements ControlReply {
+    public Snapshot {
+      Checks.present("clusterType", clusterType);
+      Checks.range("maxGpusPerActor", maxGpusPerActor, 1, 1024);
+      workers = Checks.list("workers", workers, GatewayReply.MAX_WORKERS);
+      jobs = Checks.list("jobs", jobs, MAX_JOBS);
+      Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
+      Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
+      Checks.name("invariant", invariant);
+    }
+  }
+
+  /** A job process listens: the client connects to {@code host:port} and proves itself with {@code token}. */
+  record Launched(String host, @Required int port, String token, long pid, String slot) implements ControlReply {
+    public Launched {
+      Checks.name("host", host);
+      Checks.range("port", port, 1, 65535);
+      Checks.name("token", token);
+      Checks.name("slot", slot);
+    }
+  }
+
+  /** A job as its worker knows it, with (part of) its log. */
+  record JobLog(JobView job, String log) implements ControlReply {
+    public JobLog {
+      Checks.present("job", job);
+      Checks.present("log", log);
+    }
+  }
+
+  /** The jobs a worker knows. */
+  record JobList(List<JobView> jobs) implements ControlReply {
+    public JobList {
+      jobs = Checks.list("jobs", jobs, MAX_JOBS);
+    }
+  }
+}

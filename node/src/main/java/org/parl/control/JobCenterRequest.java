@@ -1,0 +1,89 @@
+package org.parl.control;
+
+import java.util.List;
+import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Done;
+import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.QueueFigures;
+import org.parl.control.ControlReply.Registered;
+import org.parl.control.ControlReply.Snapshot;
+import org.parl.wire.Checks;
+import org.parl.wire.Required;
+import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.WorkerState;
+import org.parl.wire.gateway.WorkerState.GpuCard;
+
+/** What the JobCenter ({@code parl.jobcenter}) is asked: every change to the pool goes through here. */
+public sealed interface JobCenterRequest extends ControlMessage {
+
+  /**
+   * A worker joins the pool with what it lends.
+   *
+   * @param nodeId the worker's cluster node, whose departure takes the worker with it
+   * @param cpus the CPUs lent on a CPU cluster (the host's core count on a GPU cluster)
+   * @param gpuDevices the GPUs as {@code nvidia-smi} described them, for display
+   */
+  record RegisterWorker(String workerId, String nodeId, String hostname, String host, @Required int cpus,
+      List<Integer> gpus, List<GpuCard> gpuDevices) implements JobCenterRequest, Request<Registered> {
+    public RegisterWorker {
+      Checks.name("workerId", workerId);
+      Checks.name("nodeId", nodeId);
+      Checks.name("hostname", hostname);
+      Checks.name("host", host);
+      Checks.range("cpus", cpus, 0, 1 << 16);
+      gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
+      gpuDevices = Checks.list("gpuDevices", gpuDevices, WorkerState.MAX_GPUS);
+    }
+  }
+
+  /** A worker leaves the pool on purpose; its jobs are lost. */
+  record UnregisterWorker(String workerId) implements JobCenterRequest, Request<Done> {
+    public UnregisterWorker {
+      Checks.name("workerId", workerId);
+    }
+  }
+
+  /**
+   * A client's request for a job, answered when a worker has the resources or failed after
+   * {@code timeoutMs}. Amounts are taken as given (negative ones included) so that the JobCenter
+   * answers each wrong amount with its own message.
+   */
+  record Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass)
+      implements JobCenterRequest, Request<Granted> {
+    public Allocate {
+      Checks.name("clientId", clientId);
+      Checks.range("cpus", cpus, -(1 << 20), 1 << 20);
+      Checks.range("gpus", gpus, -(1 << 20), 1 << 20);
+      Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
+      Checks.range("timeoutMs", timeoutMs, 0, GatewayRequest.MAX_TIMEOUT_MS);
+      actorClass = Checks.name("actorClass", actorClass, "?");
+    }
+  }
+
+  /**
+   * A job ended (or never started): its resources return.
+   *
+   * @param workerId the worker reporting it, which must be the job's; null when the master releases it
+   * @param lost true when the job did not end on request
+   */
+  record EndJob(String jobId, String workerId, String cause, boolean lost) implements JobCenterRequest, Request<Done> {
+    public EndJob {
+      Checks.name("jobId", jobId);
+      Checks.name("workerId", workerId, null);
+      cause = Checks.text("cause", cause == null ? "ended" : cause, Checks.MAX_TEXT);
+    }
+  }
+
+  /** A client left: its waiting requests are given up. */
+  record CancelClient(String clientId) implements JobCenterRequest, Request<Cancelled> {
+    public CancelClient {
+      Checks.name("clientId", clientId);
+    }
+  }
+
+  /** Everything at once, with the pool's invariant checked: for {@code parl status} and tests. */
+  record GetSnapshot() implements JobCenterRequest, Request<Snapshot> {}
+
+  /** The waiting requests in figures, cheap enough for the monitor to ask every few seconds. */
+  record GetQueue() implements JobCenterRequest, Request<QueueFigures> {}
+}

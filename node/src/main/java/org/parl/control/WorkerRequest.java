@@ -1,0 +1,49 @@
+package org.parl.control;
+
+import org.parl.control.ControlReply.Done;
+import org.parl.control.ControlReply.JobList;
+import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.Launched;
+import org.parl.wire.Checks;
+
+/** What a worker ({@code parl.worker.<id>}) is asked, by the master's gateway and by monitors. */
+public sealed interface WorkerRequest extends ControlMessage {
+
+  /** Most lines of a log a monitor may ask for. */
+  int MAX_LOG_LINES = 10_000;
+  /** Lines of a log sent when the request says nothing. */
+  int DEFAULT_LOG_LINES = 500;
+
+  /** Start the job the JobCenter placed on this worker; answered when its process listens. */
+  record Launch(JobState job) implements WorkerRequest, Request<Launched> {
+    public Launch {
+      Checks.present("job", job);
+    }
+  }
+
+  /** Stop a job; {@code cause} is what its client is told. */
+  record KillJob(String jobId, String cause) implements WorkerRequest, Request<Done> {
+    public KillJob {
+      Checks.name("jobId", jobId);
+      cause = Checks.text("cause", cause == null ? "stopped by the master" : cause, Checks.MAX_TEXT);
+    }
+  }
+
+  /** The last {@code lines} lines of a job's log (default {@value #DEFAULT_LOG_LINES}). */
+  record ReadLog(String jobId, Integer lines) implements WorkerRequest, Request<JobLog> {
+    public ReadLog {
+      Checks.name("jobId", jobId);
+      lines = lines == null ? DEFAULT_LOG_LINES : Checks.range("lines", lines, 1, MAX_LOG_LINES);
+    }
+  }
+
+  /** A job's whole log, up to the worker's download cap. */
+  record DownloadLog(String jobId) implements WorkerRequest, Request<JobLog> {
+    public DownloadLog {
+      Checks.name("jobId", jobId);
+    }
+  }
+
+  /** Every job the worker knows, running or recently ended. */
+  record ListJobs() implements WorkerRequest, Request<JobList> {}
+}

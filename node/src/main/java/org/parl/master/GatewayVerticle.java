@@ -1,0 +1,226 @@
+package org.parl.master;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import org.parl.cluster.Addresses;
+import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.MapPublisher;
+import org.parl.control.ControlBus;
+import org.parl.control.Failures;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.LocalEvent.JobEnded;
+import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.wire.BadMessageException;
+import org.parl.wire.ClassPaths;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.GatewayRequest.ClientHello;
+import org.parl.wire.gateway.GatewayRequest.Create;
+import org.parl.wire.gateway.GatewayRequest.Kill;
+import org.parl.wire.gateway.GatewayRequest.MonitorHello;
+import org.parl.wire.gateway.GatewayRequest.Ping;
+import org.parl.wire.gateway.GatewayRequest.StatusHello;
+import org.parl.wire.gateway.GatewayRequest.WorkerHello;
+import org.parl.wire.gateway.RuntimeJar;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's client gateway on {@code --port}, speaking the typed JSON-lines protocol of
+ * {@code org.parl.wire.gateway}: joining workers and monitors learn the cluster's Hazelcast address
+ * here, {@code parl status} asks for a summary, and clients (which are not cluster members) create
+ * actors. A create is placed by the {@link Placer}; the answer carries the job's endpoint, which the
+ * client then calls directly.
+ */
+public final class GatewayVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(GatewayVerticle.class);
+  /** Clients ping every few seconds; one silent for this long is considered gone. */
+  static final int IDLE_TIMEOUT_S = 20;
+  private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
+
+  private final Supplier<ClusterInfo> info;
+  private final String nodeId;
+  private final String host;
+  private final int port;
+  private final Map<String, GatewaySession> clients = new HashMap<>();
+  private final Map<Class<?>, BiConsumer<GatewaySession, GatewayRequest>> handlers = new HashMap<>();
+  private Placer placer;
+  private MapPublisher clientsMap;
+  private List<RuntimeJar> runtimeJars = List.of();
+
+  private volatile int actualPort;
+
+  /**
+   * @param info how to reach the cluster, known once every server of the master is bound (asked
+   *     for when a node says hello)
+   * @param nodeId this member's node id (launches on this very node skip the cluster)
+   * @param port the gateway's port; 0 binds a free one (see {@link #port()})
+   */
+  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port) {
+    this.info = info;
+    this.nodeId = nodeId;
+    this.host = host;
+    this.port = port;
+  }
+
+  @Override
+  public Future<?> start() {
+    placer = new Placer(vertx, nodeId);
+    clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
+    on(ClientHello.class, this::clientHello);
+    on(WorkerHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
+    on(MonitorHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
+    on(StatusHello.class, this::status);
+    on(Create.class, this::create);
+    on(Kill.class, this::kill);
+    on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
+    vertx.eventBus().localConsumer(Addresses.JOB_EVENTS, m -> {
+      if (m.body() instanceof JobEnded e) {
+        jobEnded(e);
+      }
+    });
+    vertx.eventBus().localConsumer(Addresses.WORKER_LOST, m -> {
+      if (m.body() instanceof WorkerLost e) {
+        placer.workerLost(e);
+      }
+    });
+    Future<?> hashed = vertx.executeBlocking(GatewayVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
+    Future<?> listening = vertx.createNetServer(new NetServerOptions()
+            .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true))
+        .connectHandler(this::accept)
+        .listen()
+        .onSuccess(server -> actualPort = server.actualPort());
+    return Future.all(hashed, listening);
+  }
+
+  private <R extends GatewayRequest> void on(Class<R> type, BiConsumer<GatewaySession, R> handler) {
+    handlers.put(type, (session, request) -> handler.accept(session, type.cast(request)));
+  }
+
+  /** The gateway's port once started. */
+  public int port() {
+    return actualPort;
+  }
+
+  /** The jars every job process has, so that clients do not ship them again. */
+  private static List<RuntimeJar> runtimeJars() throws IOException {
+    List<RuntimeJar> jars = new ArrayList<>();
+    for (Path p : ClassPaths.current()) {
+      if (!Files.isDirectory(p)) {
+        jars.add(new RuntimeJar(p.getFileName().toString(), Files.size(p), ClassPaths.hash(p)));
+      }
+    }
+    return List.copyOf(jars);
+  }
+
+  private void accept(NetSocket socket) {
+    GatewaySession session = new GatewaySession(socket);
+    JsonLines.readLines(socket, line -> received(session, line), bad -> session.fail(null, ErrorKind.INVALID, bad));
+    socket.closeHandler(v -> closed(session));
+  }
+
+  private void received(GatewaySession session, Buffer line) {
+    GatewayRequest request;
+    try {
+      request = GatewayCodec.request(line);
+    } catch (BadMessageException e) {
+      session.fail(GatewayCodec.idOf(line), ErrorKind.INVALID, e.getMessage());
+      return;
+    }
+    if (!(request instanceof GatewayRequest.Hello) && !session.isClient()) {
+      session.fail(request.id(), ErrorKind.INVALID, "say hello first: {\"type\":\"ClientHello\",\"id\":1,...}");
+      return;
+    }
+    BiConsumer<GatewaySession, GatewayRequest> handler = handlers.get(request.getClass());
+    if (handler == null) { // a request type added to the protocol but not here
+      session.fail(request.id(), ErrorKind.INVALID, "the gateway does not handle " + request.getClass().getSimpleName());
+      return;
+    }
+    handler.accept(session, request);
+  }
+
+  private void clientHello(GatewaySession session, ClientHello hello) {
+    if (session.isClient()) {
+      session.fail(hello.id(), ErrorKind.INVALID, "this connection already said hello");
+      return;
+    }
+    String clientId = "c-" + UUID.randomUUID().toString().substring(0, 8);
+    session.becomeClient(clientId, hello);
+    clients.put(clientId, session);
+    clientsMap.put(clientId, session::record);
+    log.info("client {} connected: {} on {}", clientId, hello.program(), hello.hostname());
+    session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars));
+  }
+
+  private void status(GatewaySession session, StatusHello r) {
+    ControlBus.request(vertx, Addresses.JOB_CENTER, new GetSnapshot(), SNAPSHOT_TIMEOUT_MS, true)
+        .onSuccess(s -> session.send(new GatewayReply.Status(r.id(), info.get().description(), s.workers(),
+            s.jobs().size(), s.waiting(), clients.size())))
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void create(GatewaySession session, Create r) {
+    placer.place(new Allocate(session.clientId(), r.cpus(), r.gpus(), r.maxMemoryMb(), r.timeoutMs(), r.actorClass()))
+        .onSuccess(job -> {
+          if (session.closed()) {
+            placer.kill(job.workerId(), job.jobId(), "its client disconnected before the job started");
+            return;
+          }
+          session.addJob(job.jobId(), job.workerId());
+          clientsMap.put(session.clientId(), session::record);
+          session.send(new GatewayReply.Created(r.id(), job));
+        })
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void kill(GatewaySession session, Kill r) {
+    String workerId = session.jobs().get(r.jobId());
+    if (workerId == null) {
+      session.fail(r.id(), ErrorKind.NOT_FOUND, "this client has no job " + r.jobId());
+      return;
+    }
+    placer.kill(workerId, r.jobId(), "stopped by its client").onComplete(ar -> session.send(new GatewayReply.Done(r.id())));
+  }
+
+  private void jobEnded(JobEnded e) {
+    GatewaySession session = clients.get(e.clientId());
+    if (session != null && session.removeJob(e.jobId()) != null) {
+      clientsMap.put(session.clientId(), session::record);
+      session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost()));
+    }
+  }
+
+  private void closed(GatewaySession session) {
+    session.markClosed();
+    if (!session.isClient()) {
+      return;
+    }
+    String clientId = session.clientId();
+    clients.remove(clientId);
+    clientsMap.remove(clientId);
+    ControlBus.request(vertx, Addresses.JOB_CENTER, new CancelClient(clientId), SNAPSHOT_TIMEOUT_MS, true)
+        .onFailure(e -> log.warn("could not cancel the waiting requests of client {}: {}", clientId, e.getMessage()));
+    Map<String, String> jobs = session.jobs();
+    log.info("client {} disconnected; stopping its {} job(s)", clientId, jobs.size());
+    jobs.forEach((jobId, workerId) -> placer.kill(workerId, jobId, "its client " + clientId + " disconnected"));
+  }
+}

@@ -1,0 +1,69 @@
+package org.parl.control;
+
+import java.util.List;
+import org.parl.cluster.ClusterType;
+import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Done;
+import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.JobList;
+import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.Launched;
+import org.parl.control.ControlReply.QueueFigures;
+import org.parl.control.ControlReply.Registered;
+import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.EndJob;
+import org.parl.control.JobCenterRequest.GetQueue;
+import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobCenterRequest.UnregisterWorker;
+import org.parl.control.LocalEvent.JobEnded;
+import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.control.WorkerRequest.DownloadLog;
+import org.parl.control.WorkerRequest.KillJob;
+import org.parl.control.WorkerRequest.Launch;
+import org.parl.control.WorkerRequest.ListJobs;
+import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.wire.gateway.WorkerState;
+import org.parl.wire.gateway.WorkerState.GpuCard;
+
+/** One valid instance of every control message, with non-default values wherever there is one. */
+final class Samples {
+
+  private Samples() {}
+
+  static final GpuCard CARD = new GpuCard(3, "GPU-1234", "Tesla T4", 15_360, 100, 7);
+  static final JobState JOB = new JobState("job-7", "c-1", "w-a", "my.Actor", 0, List.of(2, 3), 512, 1_700_000_000_000L);
+  static final JobView VIEW = new JobView("job-7", "slot-2", "c-1", "my.Actor", 4242, "assigned", List.of(2, 3), 512,
+      1_700_000_000_000L, null, 17, null);
+  static final WorkerState WORKER = new WorkerState("w-a", "node-1", "host-a", "10.0.0.1", new WorkerState.Cpus(0, 0, 0), 16,
+      List.of(0, 1), List.of(2, 3), List.of(CARD), List.of("job-7"));
+
+  static List<ControlMessage> all() {
+    return List.of(
+        new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
+        new UnregisterWorker("w-a"),
+        new Allocate("c-1", 0, 2, 512, 30_000, "my.Actor"),
+        new EndJob("job-7", "w-a", "exit 1", true),
+        new CancelClient("c-1"),
+        new GetSnapshot(),
+        new GetQueue(),
+        new Launch(JOB),
+        new KillJob("job-7", "stopped by its client"),
+        new ReadLog("job-7", 20),
+        new DownloadLog("job-7"),
+        new ListJobs(),
+        new Done(),
+        new Registered(ClusterType.GPU),
+        new Granted(JOB, "10.0.0.1", "node-1"),
+        new Cancelled(2),
+        new QueueFigures(3, 1500),
+        new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
+        new Launched("10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2"),
+        new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
+        new JobList(List.of(VIEW)),
+        new JobEnded("job-7", "c-1", "w-a", "its process exited", false),
+        new WorkerLost("w-a", "worker w-a died"));
+  }
+}

@@ -1,0 +1,29 @@
+package org.parl.wire.gateway;
+
+import org.parl.wire.BadMessageException;
+import org.parl.wire.Checks;
+import org.parl.wire.Required;
+
+/**
+ * How to reach a cluster, as the master hands it to joining workers, monitors and clients.
+ *
+ * @param address the master's public {@code host:port}, what users pass to {@code --address}
+ * @param clusterName the Hazelcast cluster name (unique per master)
+ * @param hazelcast the master's Hazelcast member address, what joining members connect to
+ * @param clusterType {@code "cpu"} or {@code "gpu"}
+ * @param monitorUrl the monitor's URL, or empty when it runs none
+ */
+public record ClusterDescription(String address, String clusterName, String hazelcast, String clusterType,
+    @Required int maxGpusPerActor, String monitorUrl) {
+
+  public ClusterDescription {
+    Checks.name("address", address);
+    Checks.name("clusterName", clusterName);
+    Checks.name("hazelcast", hazelcast);
+    if (!"cpu".equals(clusterType) && !"gpu".equals(clusterType)) {
+      throw new BadMessageException("field 'clusterType' must be \"cpu\" or \"gpu\", not " + clusterType);
+    }
+    Checks.range("maxGpusPerActor", maxGpusPerActor, 1, 1024);
+    monitorUrl = Checks.text("monitorUrl", monitorUrl == null ? "" : monitorUrl, Checks.MAX_STRING);
+  }
+}

@@ -1,0 +1,124 @@
+package org.parl.wire.gateway;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.List;
+import org.parl.wire.Checks;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.Required;
+
+/**
+ * What the master's gateway sends back, one JSON line each: the answer to a request (with the
+ * request's id) or an event about one of the client's jobs.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+public sealed interface GatewayReply {
+
+  /** Most workers a status answer lists. */
+  int MAX_WORKERS = 100_000;
+  /** Most runtime jars a welcome lists. */
+  int MAX_JARS = 10_000;
+
+  /** An answer to the request with the same id. */
+  sealed interface Answer extends GatewayReply {
+    /** The id of the request answered; null only when the request was too broken to have one. */
+    Long requestId();
+  }
+
+  /**
+   * The answer to {@link GatewayRequest.ClientHello}.
+   *
+   * @param runtime the jars every job process already has, so that the client does not ship them
+   */
+  record Welcome(@Required long id, ClusterDescription cluster, String clientId, List<RuntimeJar> runtime)
+      implements Answer {
+    public Welcome {
+      Checks.present("cluster", cluster);
+      Checks.name("clientId", clientId);
+      runtime = Checks.list("runtime", runtime, MAX_JARS);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /** The answer to a worker's or monitor's hello: how to join the cluster. */
+  record Joining(@Required long id, ClusterDescription cluster) implements Answer {
+    public Joining {
+      Checks.present("cluster", cluster);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /** The answer to {@link GatewayRequest.StatusHello}: the cluster and its pool, in figures. */
+  record Status(@Required long id, ClusterDescription cluster, List<WorkerState> workers, int jobs, int waiting,
+      int clients) implements Answer {
+    public Status {
+      Checks.present("cluster", cluster);
+      workers = Checks.list("workers", workers, MAX_WORKERS);
+      Checks.range("jobs", jobs, 0, Integer.MAX_VALUE);
+      Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
+      Checks.range("clients", clients, 0, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /** The answer to {@link GatewayRequest.Create}: where the new job runs and how to call it. */
+  record Created(@Required long id, JobPlacement job) implements Answer {
+    public Created {
+      Checks.present("job", job);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /** The answer to a request that has nothing to say but that it was done (kill, ping). */
+  record Done(@Required long id) implements Answer {
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /**
+   * The answer to a request that failed.
+   *
+   * @param id the request's id, or null when the line had none that could be read
+   */
+  record Failed(Long id, ErrorKind kind, String message) implements Answer {
+    public Failed {
+      Checks.present("kind", kind);
+      message = Checks.text("message", Checks.present("message", message), Checks.MAX_TEXT);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /**
+   * Event: one of the client's jobs ended (closed, crashed, killed, or lost with its worker).
+   *
+   * @param lost true when the job did not end on request
+   */
+  record JobEnded(String jobId, String workerId, String cause, boolean lost) implements GatewayReply {
+    public JobEnded {
+      Checks.name("jobId", jobId);
+      Checks.name("workerId", workerId);
+      cause = Checks.text("cause", Checks.present("cause", cause), Checks.MAX_TEXT);
+    }
+  }
+}

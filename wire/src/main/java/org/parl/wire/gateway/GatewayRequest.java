@@ -1,0 +1,89 @@
+package org.parl.wire.gateway;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.parl.wire.Checks;
+import org.parl.wire.Required;
+
+/**
+ * What a peer sends to the master's gateway, one JSON line each, named by its {@code type}:
+ * {@code {"type":"Create","id":7,"cpus":1,"timeoutMs":30000,"actorClass":"my.Actor"}}. Every
+ * request carries an id that its answer repeats. A connection says hello first; the kind of hello
+ * tells what the peer is: a client, a joining worker or monitor, or {@code parl status}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+public sealed interface GatewayRequest {
+
+  /** The request's id, chosen by the sender; its answer carries the same. */
+  long id();
+
+  /** Longest resource wait a client may ask for. */
+  long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
+
+  /** The first request on a connection; which one tells what the peer is. */
+  sealed interface Hello extends GatewayRequest {}
+
+  /** A user program connects: answered by {@link GatewayReply.Welcome}. */
+  record ClientHello(@Required long id, String program, String hostname, Long pid) implements Hello {
+    public ClientHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      program = Checks.name("program", program, "?");
+      hostname = Checks.name("hostname", hostname, "?");
+      if (pid != null) {
+        Checks.range("pid", pid, 0, Long.MAX_VALUE);
+      }
+    }
+  }
+
+  /** A worker about to join the cluster: answered by {@link GatewayReply.Joining}. */
+  record WorkerHello(@Required long id) implements Hello {
+    public WorkerHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+    }
+  }
+
+  /** A monitor about to join the cluster: answered by {@link GatewayReply.Joining}. */
+  record MonitorHello(@Required long id) implements Hello {
+    public MonitorHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+    }
+  }
+
+  /** {@code parl status}: answered by {@link GatewayReply.Status}. */
+  record StatusHello(@Required long id) implements Hello {
+    public StatusHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * A client asks for an actor's job: answered by {@link GatewayReply.Created} once resources are
+   * granted and the job process runs. Amounts are taken as given (negative ones included) so that
+   * the JobCenter answers each wrong amount with its own message.
+   */
+  record Create(@Required long id, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass)
+      implements GatewayRequest {
+    public Create {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      Checks.range("cpus", cpus, -(1 << 20), 1 << 20);
+      Checks.range("gpus", gpus, -(1 << 20), 1 << 20);
+      Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
+      Checks.range("timeoutMs", timeoutMs, 0, MAX_TIMEOUT_MS);
+      actorClass = Checks.name("actorClass", actorClass, "?");
+    }
+  }
+
+  /** A client stops one of its jobs: answered by {@link GatewayReply.Done}. */
+  record Kill(@Required long id, String jobId) implements GatewayRequest {
+    public Kill {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      Checks.name("jobId", jobId);
+    }
+  }
+
+  /** A client's keep-alive: answered by {@link GatewayReply.Done}. */
+  record Ping(@Required long id) implements GatewayRequest {
+    public Ping {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+    }
+  }
+}

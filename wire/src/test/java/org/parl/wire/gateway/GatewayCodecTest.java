@@ -1,0 +1,112 @@
+package org.parl.wire.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.parl.wire.BadMessageException;
+import org.parl.wire.ErrorKind;
+
+class GatewayCodecTest {
+
+  private static final ClusterDescription CLUSTER =
+      new ClusterDescription("127.0.0.1:8010", "parl-abc", "127.0.0.1:5701", "gpu", 8, "http://127.0.0.1:8110/");
+  private static final JobPlacement JOB = new JobPlacement("job-1", "c-1", "w-1", "my.Actor", 0, List.of(0, 2), 0, 1L,
+      "127.0.0.1", 40_000, "tok", 99, "slot-1");
+  private static final WorkerState WORKER = new WorkerState("w-1", "n-1", "host", "127.0.0.1", new WorkerState.Cpus(4, 1, 3),
+      4, List.of(), List.of(), List.of(new WorkerState.GpuCard(0, "GPU-0", "T4", 1, 0, 0)), List.of("job-1"));
+
+  private static final List<GatewayRequest> REQUESTS = List.of(
+      new GatewayRequest.ClientHello(1, "my.Main", "host", 1234L),
+      new GatewayRequest.WorkerHello(2),
+      new GatewayRequest.MonitorHello(3),
+      new GatewayRequest.StatusHello(4),
+      new GatewayRequest.Create(5, 0, 2, 512, 30_000, "my.Actor"),
+      new GatewayRequest.Kill(6, "job-1"),
+      new GatewayRequest.Ping(7));
+
+  private static final List<GatewayReply> REPLIES = List.of(
+      new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc"))),
+      new GatewayReply.Joining(2, CLUSTER),
+      new GatewayReply.Status(4, CLUSTER, List.of(WORKER), 1, 0, 1),
+      new GatewayReply.Created(5, JOB),
+      new GatewayReply.Done(6),
+      new GatewayReply.Failed(7L, ErrorKind.RESOURCE, "no worker had 2 vacant GPU(s)"),
+      new GatewayReply.Failed(null, ErrorKind.INVALID, "not valid JSON"),
+      new GatewayReply.JobEnded("job-1", "w-1", "its process exited", true));
+
+  private static Buffer line(String s) {
+    return Buffer.buffer(s);
+  }
+
+  @Test
+  void everyMessageSurvivesTheWire() {
+    Set<String> covered = new TreeSet<>();
+    for (GatewayRequest r : REQUESTS) {
+      assertEquals(r, GatewayCodec.request(Buffer.buffer(GatewayCodec.encode(r))));
+      covered.add(r.getClass().getSimpleName());
+    }
+    for (GatewayReply r : REPLIES) {
+      assertEquals(r, GatewayCodec.reply(Buffer.buffer(GatewayCodec.encode(r))));
+      covered.add(r.getClass().getSimpleName());
+    }
+    assertEquals(14, covered.size(), "one instance of every message type: " + covered);
+  }
+
+  @Test
+  void linesAreJsonNamedByType() {
+    JsonObject create = new JsonObject(Buffer.buffer(GatewayCodec.encode(REQUESTS.get(4))));
+    assertEquals("Create", create.getString("type"));
+    assertEquals(5, create.getInteger("id"));
+    JsonObject failed = new JsonObject(Buffer.buffer(GatewayCodec.encode(REPLIES.get(5))));
+    assertEquals("RESOURCE", failed.getString("kind"), "kinds travel as ErrorKind names");
+    assertEquals(CLUSTER, GatewayCodec.fromJson(GatewayCodec.toJson(CLUSTER), ClusterDescription.class));
+  }
+
+  @Test
+  void absentOptionalFieldsTakeTheirDefaults() {
+    assertEquals(new GatewayRequest.Create(8, 1, 0, 0, 30_000, "?"),
+        GatewayCodec.request(line("{\"type\":\"Create\",\"id\":8,\"cpus\":1,\"timeoutMs\":30000}")));
+    assertEquals(new GatewayRequest.ClientHello(1, "?", "?", null), GatewayCodec.request(line("{\"type\":\"ClientHello\",\"id\":1}")));
+  }
+
+  @Test
+  void badRequestsAreRefusedWithTheReasonAndTheirId() {
+    List<String[]> cases = List.of(
+        new String[] {"not json", "not valid JSON", null},
+        new String[] {"[1,2,3]", "expected a JSON object", null},
+        new String[] {"{\"id\":2}", "needs a \"type\" field", "2"},
+        new String[] {"{\"type\":\"hello\",\"id\":3}", "unknown message type \"hello\"", "3"},
+        new String[] {"{\"type\":\"ClientHello\"}", "field 'id' is missing", null},
+        new String[] {"{\"type\":\"ClientHello\",\"id\":-4}", "field 'id' must be between 0", "-4"},
+        new String[] {"{\"type\":\"ClientHello\",\"id\":\"5\"}", "field 'id' must be an integer", null},
+        new String[] {"{\"type\":\"Create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}", "field 'cpus' must be an integer", "7"},
+        new String[] {"{\"type\":\"Create\",\"id\":8,\"cpus\":1}", "field 'timeoutMs' is missing", "8"},
+        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":99999999999}", "field 'timeoutMs' must be between", "9"},
+        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"maxMemoryMb\":-1}", "field 'maxMemoryMb'", "9"},
+        new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
+        new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
+        new String[] {"{\"type\":\"Welcome\",\"id\":1}", "unknown message type \"Welcome\"; known types are [ClientHello, Create,", "1"});
+    for (String[] c : cases) {
+      Buffer line = line(c[0]);
+      BadMessageException e = assertThrows(BadMessageException.class, () -> GatewayCodec.request(line), c[0]);
+      assertTrue(e.getMessage().contains(c[1]), c[0] + " was refused with: " + e.getMessage());
+      assertEquals(c[2] == null ? null : Long.valueOf(c[2]), GatewayCodec.idOf(line), c[0]);
+    }
+  }
+
+  @Test
+  void aReplyThatIsNotOneIsRefused() {
+    assertThrows(BadMessageException.class, () -> GatewayCodec.reply(line("{\"type\":\"Ping\",\"id\":1}")));
+    assertThrows(BadMessageException.class,
+        () -> GatewayCodec.reply(line("{\"type\":\"Failed\",\"id\":1,\"kind\":\"OOPS\",\"message\":\"m\"}")));
+    assertNull(GatewayCodec.idOf(line("{\"id\":\"x\"}")));
+  }
+}
