@@ -10,9 +10,21 @@ import io.vertx.core.json.JsonObject;
  * @param clusterName the Hazelcast cluster name (unique per master)
  * @param hazelcast the master's Hazelcast member address, what joining members connect to
  * @param monitorUrl the monitor's URL, or empty when it runs none
+ * @param encryptData whether job data ports speak TLS ({@code parl master --encrypt-data}); in JSON
+ *     {@value #ENCRYPT_DATA}, absent meaning false
  */
 public record ClusterInfo(
-    String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl) {
+    String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl,
+    boolean encryptData) {
+
+  /** The JSON field of {@link #encryptData}, also in the gateway's answer to a client's hello. */
+  public static final String ENCRYPT_DATA = "encryptData";
+
+  /** A cluster whose data path is not encrypted. */
+  public ClusterInfo(String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor,
+      String monitorUrl) {
+    this(address, clusterName, hazelcast, type, maxGpusPerActor, monitorUrl, false);
+  }
 
   public static ClusterInfo fromJson(JsonObject o) {
     return new ClusterInfo(
@@ -21,7 +33,8 @@ public record ClusterInfo(
         Fields.string(o, "hazelcast"),
         ClusterType.parse(Fields.string(o, "clusterType")),
         Fields.integer(o, "maxGpusPerActor", 1, 1024),
-        o.getString("monitorUrl", ""));
+        o.getString("monitorUrl", ""),
+        Boolean.TRUE.equals(o.getValue(ENCRYPT_DATA)));
   }
 
   public JsonObject toJson() {
@@ -31,7 +44,8 @@ public record ClusterInfo(
         .put("hazelcast", hazelcast)
         .put("clusterType", type.label())
         .put("maxGpusPerActor", maxGpusPerActor)
-        .put("monitorUrl", monitorUrl);
+        .put("monitorUrl", monitorUrl)
+        .put(ENCRYPT_DATA, encryptData);
   }
 
 }
