@@ -9,8 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
-import org.parl.ActorLostException;
 import javax.net.ssl.SSLSocket;
+import org.parl.ActorLostException;
 import org.parl.ParlException;
 import org.parl.wire.DataAuth;
 import org.parl.wire.FrameBuffer;
@@ -32,6 +32,8 @@ final class ActorConnection {
   }
 
   private final Socket socket;
+  /** The TCP connection under {@link #socket} (itself without TLS). */
+  private final Socket tcp;
   private final byte[] fingerprint;
   private final PendingCalls pending = new PendingCalls();
   private final FrameWriter writer;
@@ -39,8 +41,9 @@ final class ActorConnection {
   private Function<IOException, ParlException> onBroken = e -> new ActorLostException(e.getMessage());
   private volatile boolean closing;
 
-  private ActorConnection(Socket socket, byte[] fingerprint) throws IOException {
+  private ActorConnection(Socket socket, Socket tcp, byte[] fingerprint) throws IOException {
     this.socket = socket;
+    this.tcp = tcp;
     this.fingerprint = fingerprint;
     this.writer = new FrameWriter(socket.getOutputStream(), this::closeSocket);
     this.reader = new AnswerReader(new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024)),
@@ -59,10 +62,10 @@ final class ActorConnection {
       s.setKeepAlive(true);
       s.connect(new InetSocketAddress(host, port), timeoutMs);
       if (!tls) {
-        return new ActorConnection(s, DataAuth.NO_FINGERPRINT);
+        return new ActorConnection(s, s, DataAuth.NO_FINGERPRINT);
       }
       SSLSocket ssl = DataTls.wrap(s, host, port, timeoutMs);
-      return new ActorConnection(ssl, DataTls.fingerprint(ssl));
+      return new ActorConnection(ssl, s, DataTls.fingerprint(ssl));
     } catch (IOException | RuntimeException e) {
       s.close();
       throw e;
@@ -175,9 +178,14 @@ final class ActorConnection {
     closing = true;
   }
 
-  /** Closes the connection; the reader thread ends, and requests still pending fail. */
+  /**
+   * Closes the connection; the reader thread ends, and requests still pending fail. The TCP
+   * connection closes first: closing a TLS socket would wait for a writer blocked on a job that
+   * does not read, while closing its TCP connection ends that write at once.
+   */
   void closeSocket() {
     try {
+      tcp.close();
       socket.close();
     } catch (IOException e) {
       // already closed

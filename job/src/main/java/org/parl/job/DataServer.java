@@ -86,7 +86,7 @@ final class DataServer {
 
   /** Runs the handshake on this connection's own thread; the winner goes on to serve its session here. */
   private void authenticate(Socket s, Session session) {
-    ScheduledFuture<?> deadline = deadlines.schedule(() -> close(s), deadlineMs, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> deadline = deadlines.schedule(() -> abort(s), deadlineMs, TimeUnit.MILLISECONDS);
     ClientInput buffered;
     DataInputStream in;
     OutputStream out;
@@ -130,6 +130,16 @@ final class DataServer {
       } catch (IOException e) {
         // closing anyway
       }
+    }
+    close(s);
+  }
+
+  /** Closes a connection that ran out of time at once, without waiting for anything to be sent. */
+  private static void abort(Socket s) {
+    try {
+      s.setSoLinger(true, 0);
+    } catch (IOException e) {
+      // closing anyway
     }
     close(s);
   }

@@ -162,7 +162,8 @@ final class ControlServer {
     if (p.state != JobProcess.State.STARTING || p.control != null || !"ready".equals(msg.getString("op"))
         || !p.slot.equals(msg.getValue("slot"))
         || !(msg.getValue("pid") instanceof Number pid) || pid.longValue() != p.pid()
-        || !(msg.getValue("port") instanceof Integer dataPort) || !(msg.getValue("token") instanceof String token) || DataAuth.bytes32(token) == null) {
+        || !(msg.getValue("port") instanceof Integer dataPort)
+        || !(msg.getValue("token") instanceof String token) || DataAuth.bytes32(token) == null) {
       log.warn("refused the ready of job process {}: not the process this worker started, or not a ready", p.slot);
       return null;
     }

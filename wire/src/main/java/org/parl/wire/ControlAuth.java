@@ -10,9 +10,12 @@ import org.parl.security.SharedSecret;
  *
  * <pre>
  *   worker -&gt; job     {"op":"challenge","nonce":hex workerNonce}
- *   job    -&gt; worker  {"op":"hello","slot":S,"nonce":hex jobNonce,"proof":hex HMAC(secret, "parl control hello" | workerNonce | jobNonce | S)}
- *   worker -&gt; job     {"op":"welcome","proof":hex HMAC(secret, "parl control welcome" | workerNonce | jobNonce | S)}
+ *   job    -&gt; worker  {"op":"hello","slot":S,"nonce":hex jobNonce,"proof":hex helloProof}
+ *   worker -&gt; job     {"op":"welcome","proof":hex welcomeProof}
  *   job    -&gt; worker  {"op":"ready",...}
+ *
+ *   helloProof   = HMAC(secret, "parl control hello" | workerNonce | jobNonce | S)
+ *   welcomeProof = HMAC(secret, "parl control welcome" | workerNonce | jobNonce | S)
  * </pre>
  */
 public final class ControlAuth {
