@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One run of {@code parl bench}: starts the plain-TCP echo server, a GPU cluster with fake GPUs
  * and, unless given a cluster's address, a CPU cluster, side by side; measures the data path, actor
- * creation and {@code Parl.connect} on the CPU cluster, then GPU actor creation. Every process it
+ * creation and {@code Parl.connect} on the CPU cluster, then (on a cluster it started) the data
+ * path again on a CPU cluster with {@code --encrypt-data}, then GPU actor creation. Every process it
  * started is stopped by pid at the end, also when it fails.
  */
 public final class BenchRun {
@@ -81,6 +83,9 @@ public final class BenchRun {
       LocalCluster gpu = LocalCluster.startGpu(children, java, dir);
       try (TcpEcho tcp = new TcpEcho(echoPort)) {
         cpuCluster(children, own, gpu, tcp);
+        if (own != null) {
+          encryptedCluster(children, tcp);
+        }
       }
       children.stop(echo);
       gpuCluster(children, gpu);
@@ -92,6 +97,7 @@ public final class BenchRun {
     report.note("GPU rows: a GPU cluster whose nvidia-smi is a script listing 4 fake GPUs; its job processes are real JVMs.");
     report.note("vs TCP: parl's figure divided by the plain-Java TCP echo between two JVMs measured in the same run, "
         + "in alternating blocks.");
+    encryptionNote();
     deleteTree(dir);
     return new BenchResult(report);
   }
@@ -126,6 +132,43 @@ public final class BenchRun {
     }
     if (own != null) {
       children.stop(own.master);
+    }
+  }
+
+  /**
+   * The rows marked TLS: a second CPU cluster, started with {@code --encrypt-data} once the first
+   * has stopped, with the same actors and the same plain-TCP baseline measured alongside.
+   */
+  private void encryptedCluster(ChildProcesses children, TcpEcho tcp) throws Exception {
+    log.info("starting a CPU cluster with --encrypt-data (a master whose local worker lends {} CPUs)", LocalCluster.CPUS);
+    LocalCluster tls = LocalCluster.startCpuEncrypted(children, java, dir);
+    try (ParlClient parl = connect(tls.address())) {
+      JobPool.watching(tls.master.pid()).awaitIdle(LocalCluster.CPUS);
+      List<RemoteActor<BenchActor>> actors = new ArrayList<>();
+      try {
+        for (int i = 0; i < CALL_ACTORS; i++) {
+          actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
+        }
+        new CallBenchmark(plan, actors, tcp, report).runEncrypted();
+      } finally {
+        actors.forEach(RemoteActor::close);
+      }
+    }
+    children.stop(tls.master);
+  }
+
+  /** One line of what TLS costs, as ratios to the plain data path of this same run. */
+  private void encryptionNote() {
+    StringBuilder line = new StringBuilder();
+    for (String key : List.of("noop_p50_us", "echo_1mb_p50_ms", "calls_per_s_1_actor", "calls_per_s_4_actors")) {
+      Double plain = report.value(key);
+      Double tls = report.value(key + "_tls");
+      if (plain != null && tls != null && plain > 0) {
+        line.append(line.length() == 0 ? "" : ", ").append(key).append(String.format(Locale.ROOT, " %.2fx", tls / plain));
+      }
+    }
+    if (line.length() > 0) {
+      report.note("TLS rows: a CPU cluster started with --encrypt-data, measured after the plain one; TLS/plain: " + line + ".");
     }
   }
 

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The data path: round trips of small calls and of arrays through blocking proxies, throughput
  * with one and several actors, and pipelined async calls, each measured next to the plain-TCP
- * baseline where one applies.
+ * baseline where one applies. On a cluster started with {@code --encrypt-data}, {@link #runEncrypted}
+ * measures the same small round trips, 1 MB arrays and throughput, as rows marked TLS.
  */
 final class CallBenchmark {
 
@@ -24,6 +25,9 @@ final class CallBenchmark {
   private final List<RemoteActor<BenchActor>> actors;
   private final TcpEcho tcp;
   private final Report report;
+  /** Appended to the keys and names of the rows: empty, or the TLS variant's. */
+  private String keySuffix = "";
+  private String nameSuffix = "";
 
   CallBenchmark(BenchPlan plan, List<RemoteActor<BenchActor>> actors, TcpEcho tcp, Report report) {
     this.plan = plan;
@@ -34,7 +38,7 @@ final class CallBenchmark {
 
   void run() throws Exception {
     BenchActor one = actors.get(0).proxy();
-    small(one);
+    small(one, Target.atMostAndRatio(75, 1.5, "<= 75 µs, <= 1.5x TCP"));
     arrays(one);
     throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
     throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each",
@@ -42,8 +46,24 @@ final class CallBenchmark {
     async(actors.get(0));
   }
 
-  private void small(BenchActor a) throws Exception {
-    log.info("measuring small round trips (noop, add, 16-byte TCP echo)");
+  /** The rows that show what {@code --encrypt-data} costs, keyed {@code ..._tls}; no targets. */
+  void runEncrypted() throws Exception {
+    keySuffix = "_tls";
+    nameSuffix = ", TLS";
+    BenchActor one = actors.get(0).proxy();
+    small(one, null);
+    log.info("measuring 1 MB float[] echo with TLS and plain TCP echo");
+    arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
+    throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
+    throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each", null, null);
+  }
+
+  private Metric metric(String key, String name, double value, String unit, String parl, Target target, Double vsTcp) {
+    return new Metric(key + keySuffix, name + nameSuffix, value, unit, parl, target, vsTcp);
+  }
+
+  private void small(BenchActor a, Target noopTarget) throws Exception {
+    log.info("measuring small round trips (noop, add, 16-byte TCP echo){}", nameSuffix);
     byte[] sixteen = new byte[16];
     Timed.repeat(() -> tcp.roundTrip(sixteen), plan.smallWarmup());
     Timed.repeat(a::noop, plan.smallWarmup());
@@ -57,13 +77,13 @@ final class CallBenchmark {
 
     double tcp50 = tcp16.micros(50);
     double tcp99 = tcp16.micros(99);
-    report.add(new Metric("tcp_16b_p50_us", "plain TCP echo 16 B, p50 (baseline)", tcp50, "µs", null, null, null));
-    report.add(new Metric("tcp_16b_p99_us", "plain TCP echo 16 B, p99 (baseline)", tcp99, "µs", null, null, null));
-    report.add(new Metric("noop_p50_us", "noop() round trip, p50", noop.micros(50), "µs", "150 µs",
-        Target.atMostAndRatio(75, 1.5, "<= 75 µs, <= 1.5x TCP"), noop.micros(50) / tcp50));
-    report.add(new Metric("noop_p99_us", "noop() round trip, p99", noop.micros(99), "µs", null, null, noop.micros(99) / tcp99));
-    report.add(new Metric("add_p50_us", "add(int) round trip, p50", add.micros(50), "µs", null, null, add.micros(50) / tcp50));
-    report.add(new Metric("add_p99_us", "add(int) round trip, p99", add.micros(99), "µs", null, null, null));
+    report.add(metric("tcp_16b_p50_us", "plain TCP echo 16 B, p50 (baseline)", tcp50, "µs", null, null, null));
+    report.add(metric("tcp_16b_p99_us", "plain TCP echo 16 B, p99 (baseline)", tcp99, "µs", null, null, null));
+    report.add(metric("noop_p50_us", "noop() round trip, p50", noop.micros(50), "µs", noopTarget == null ? null : "150 µs",
+        noopTarget, noop.micros(50) / tcp50));
+    report.add(metric("noop_p99_us", "noop() round trip, p99", noop.micros(99), "µs", null, null, noop.micros(99) / tcp99));
+    report.add(metric("add_p50_us", "add(int) round trip, p50", add.micros(50), "µs", null, null, add.micros(50) / tcp50));
+    report.add(metric("add_p99_us", "add(int) round trip, p99", add.micros(99), "µs", null, null, null));
   }
 
   private void arrays(BenchActor a) throws Exception {
@@ -89,13 +109,13 @@ final class CallBenchmark {
     Samples parlS = new Samples(perRound * plan.arrayRounds());
     Timed.interleave(plan.arrayRounds(), perRound, () -> tcp.roundTrip(bytes), tcpS, echo, parlS);
     double base = tcpS.millis(50);
-    report.add(new Metric("tcp_" + mb + "mb_p50_ms", "plain TCP echo " + mb + " MB, p50 (baseline)", base, "ms", null, null, null));
-    report.add(new Metric("echo_" + mb + "mb_p50_ms", "float[] echo " + mb + " MB, p50", parlS.millis(50), "ms", parl,
+    report.add(metric("tcp_" + mb + "mb_p50_ms", "plain TCP echo " + mb + " MB, p50 (baseline)", base, "ms", null, null, null));
+    report.add(metric("echo_" + mb + "mb_p50_ms", "float[] echo " + mb + " MB, p50", parlS.millis(50), "ms", parl,
         target, parlS.millis(50) / base));
   }
 
   private void throughput(int n, String key, String name, String parl, Target target) throws Exception {
-    log.info("measuring calls/s with {} actor(s)", n);
+    log.info("measuring calls/s with {} actor(s){}", n, nameSuffix);
     long start = System.nanoTime();
     long measureFrom = start + plan.throughputWarmupMs() * 1_000_000;
     long measureTo = measureFrom + plan.throughputMs() * 1_000_000;
@@ -131,7 +151,7 @@ final class CallBenchmark {
     if (failure.get() != null) {
       throw new IllegalStateException("a caller failed: " + failure.get(), failure.get());
     }
-    report.add(new Metric(key, name, counted.get() * 1000.0 / plan.throughputMs(), "1/s", parl, target, null));
+    report.add(metric(key, name, counted.get() * 1000.0 / plan.throughputMs(), "1/s", parl, target, null));
   }
 
   private void async(RemoteActor<BenchActor> a) throws Exception {

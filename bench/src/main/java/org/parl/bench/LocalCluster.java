@@ -14,7 +14,8 @@ import org.parl.demo.FakeNvidiaSmi;
 
 /**
  * A cluster the benchmark starts for itself: {@code parl master --port 0} as a child process with
- * a private {@code PARL_HOME}, its local worker lending 4 CPUs, or 4 fake GPUs on a GPU cluster.
+ * a private {@code PARL_HOME}, its local worker lending 4 CPUs (with or without
+ * {@code --encrypt-data}), or 4 fake GPUs on a GPU cluster.
  * Starting returns at once, so that two clusters can start side by side; {@link #address()} waits
  * until the master says it is ready.
  */
@@ -38,6 +39,11 @@ final class LocalCluster {
 
   static LocalCluster startCpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
     return start(children, java, dir, "cpu", List.of("--cpus", String.valueOf(CPUS)));
+  }
+
+  /** A CPU cluster whose data path is encrypted ({@code --encrypt-data}). */
+  static LocalCluster startCpuEncrypted(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
+    return start(children, java, dir, "cpu-tls", List.of("--cpus", String.valueOf(CPUS), "--encrypt-data"));
   }
 
   static LocalCluster startGpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {

@@ -26,6 +26,11 @@ final class Report {
     context.put(key, value);
   }
 
+  /** The value of the metric with this key, or null. */
+  Double value(String key) {
+    return metrics.stream().filter(m -> m.key().equals(key)).map(Metric::value).findFirst().orElse(null);
+  }
+
   List<Metric> metrics() {
     return List.copyOf(metrics);
   }

@@ -50,6 +50,9 @@ public final class MasterCommand implements Callable<Integer> {
       description = "Most GPUs one actor may ask for (default: ${DEFAULT-VALUE}).")
   int maxGpusPerActor;
 
+  @Option(names = "--encrypt-data", description = "Encrypt calls between clients and actors (TLS), at a cost the benchmark reports.")
+  boolean encryptData;
+
   @Mixin
   HazelcastConfigOption hazelcastConfig;
 
@@ -75,7 +78,7 @@ public final class MasterCommand implements Callable<Integer> {
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
     MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
-        maxGpusPerActor, hazelcastConfig.file), token);
+        maxGpusPerActor, hazelcastConfig.file, encryptData), token);
     Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
     System.out.println(master.readyLine());
     System.out.println("monitor: " + master.monitorLoginLink() + " (one-time login link)");

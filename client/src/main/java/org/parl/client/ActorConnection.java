@@ -9,17 +9,19 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
+import javax.net.ssl.SSLSocket;
 import org.parl.ActorLostException;
 import org.parl.ParlException;
+import org.parl.wire.DataAuth;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 
 /**
- * The data path from a client to one job process: a plain TCP connection on which calls are
- * written by the calling thread ({@link FrameWriter}), answered in order, matched to their
- * requests by id ({@link PendingCalls}), and read by a reader thread or by a blocking caller
- * itself ({@link AnswerReader}). When the connection breaks, every pending and later call fails
- * with {@link ActorLostException}.
+ * The data path from a client to one job process: a TCP connection (TLS in a cluster started with
+ * {@code --encrypt-data}) on which calls are written by the calling thread ({@link FrameWriter}),
+ * answered in order, matched to their requests by id ({@link PendingCalls}), and read by a reader
+ * thread or by a blocking caller itself ({@link AnswerReader}). When the connection breaks, every
+ * pending and later call fails with {@link ActorLostException}. It is opened by {@link DataHello}.
  */
 final class ActorConnection {
 
@@ -30,25 +32,62 @@ final class ActorConnection {
   }
 
   private final Socket socket;
+  /** The TCP connection under {@link #socket} (itself without TLS). */
+  private final Socket tcp;
+  private final byte[] fingerprint;
   private final PendingCalls pending = new PendingCalls();
   private final FrameWriter writer;
   private final AnswerReader reader;
   private Function<IOException, ParlException> onBroken = e -> new ActorLostException(e.getMessage());
   private volatile boolean closing;
 
-  private ActorConnection(Socket socket) throws IOException {
+  private ActorConnection(Socket socket, Socket tcp, byte[] fingerprint) throws IOException {
     this.socket = socket;
+    this.tcp = tcp;
+    this.fingerprint = fingerprint;
     this.writer = new FrameWriter(socket.getOutputStream(), this::closeSocket);
     this.reader = new AnswerReader(new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024)),
         pending, socket::isClosed, this::broken);
   }
 
   static ActorConnection open(String host, int port, int timeoutMs) throws IOException {
+    return open(host, port, timeoutMs, false);
+  }
+
+  /** Connects, and with {@code tls} runs the TLS handshake too; the job is not authenticated yet. */
+  static ActorConnection open(String host, int port, int timeoutMs, boolean tls) throws IOException {
     Socket s = new Socket();
-    s.setTcpNoDelay(true);
-    s.setKeepAlive(true);
-    s.connect(new InetSocketAddress(host, port), timeoutMs);
-    return new ActorConnection(s);
+    try {
+      s.setTcpNoDelay(true);
+      s.setKeepAlive(true);
+      s.connect(new InetSocketAddress(host, port), timeoutMs);
+      if (!tls) {
+        return new ActorConnection(s, s, DataAuth.NO_FINGERPRINT);
+      }
+      SSLSocket ssl = DataTls.wrap(s, host, port, timeoutMs);
+      return new ActorConnection(ssl, s, DataTls.fingerprint(ssl));
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /** SHA-256 of the job's TLS certificate as shown on this connection, empty without TLS. */
+  byte[] fingerprint() {
+    return fingerprint.clone();
+  }
+
+  /**
+   * Reads the frame the job opens the connection with, before anything is sent: at most
+   * {@link Frames#PRE_AUTH_MAX_PAYLOAD} bytes, since the job has not proven itself yet.
+   */
+  Frames.Frame first(int timeoutMs) throws IOException {
+    socket.setSoTimeout(timeoutMs);
+    try {
+      return reader.readSetUp(Frames.PRE_AUTH_MAX_PAYLOAD);
+    } finally {
+      socket.setSoTimeout(0);
+    }
   }
 
   /**
@@ -58,11 +97,16 @@ final class ActorConnection {
    * @throws ParlException for an ERROR answer
    */
   byte[] exchange(byte type, byte[] payload, int timeoutMs) throws IOException {
+    return exchange(type, payload, timeoutMs, Frames.MAX_PAYLOAD);
+  }
+
+  /** {@link #exchange(byte, byte[], int)} accepting an answer of at most {@code maxAnswer} bytes. */
+  byte[] exchange(byte type, byte[] payload, int timeoutMs, int maxAnswer) throws IOException {
     long id = pending.nextId();
     socket.setSoTimeout(timeoutMs);
     try {
       writer.writeSetUp(id, type, payload);
-      Frames.Frame f = reader.readSetUp();
+      Frames.Frame f = reader.readSetUp(maxAnswer);
       if (f.id() != id) {
         throw new IOException("answer " + f.id() + " does not match request " + id);
       }
@@ -134,9 +178,14 @@ final class ActorConnection {
     closing = true;
   }
 
-  /** Closes the connection; the reader thread ends, and requests still pending fail. */
+  /**
+   * Closes the connection; the reader thread ends, and requests still pending fail. The TCP
+   * connection closes first: closing a TLS socket would wait for a writer blocked on a job that
+   * does not read, while closing its TCP connection ends that write at once.
+   */
   void closeSocket() {
     try {
+      tcp.close();
       socket.close();
     } catch (IOException e) {
       // already closed

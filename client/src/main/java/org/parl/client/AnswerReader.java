@@ -79,9 +79,9 @@ final class AnswerReader {
     }
   }
 
-  /** Reads one frame on this thread, for the set-up exchange before the reader thread starts. */
-  Frames.Frame readSetUp() throws IOException {
-    return Frames.read(in);
+  /** Reads one frame of at most {@code maxPayload} bytes on this thread, for the set-up before the reader thread starts. */
+  Frames.Frame readSetUp(int maxPayload) throws IOException {
+    return Frames.read(in, null, maxPayload);
   }
 
   /** Reads while requests are pending and nobody else reads; parks while none are. */

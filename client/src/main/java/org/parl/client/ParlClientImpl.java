@@ -8,9 +8,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -162,24 +160,20 @@ public final class ParlClientImpl implements ParlClient {
 
   private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement job, CodeBundle code, byte[] ctorArgs)
       throws IOException {
-    ActorConnection conn;
+    List<Blob> blobs = new ArrayList<>(code.code);
+    blobs.addAll(code.files);
+    String where = job.host() + ":" + job.port();
+    DataHello.Opened opened;
     try {
-      conn = ActorConnection.open(job.host(), job.port(), CONNECT_MS);
+      opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
+          blobs.stream().map(Blob::hash).toList());
     } catch (IOException e) {
-      throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at "
-          + job.host() + ":" + job.port() + ": " + e.getMessage(), e);
+      throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at " + where + ": "
+          + e.getMessage(), e);
     }
+    ActorConnection conn = opened.connection();
+    Set<String> missing = opened.missing();
     try {
-      List<Blob> blobs = new ArrayList<>(code.code);
-      blobs.addAll(code.files);
-      JsonArray hashes = new JsonArray();
-      blobs.forEach(b -> hashes.add(b.hash()));
-      JsonObject hello = new JsonObject().put("token", job.token()).put("clientId", id())
-          .put("protocol", Frames.PROTOCOL).put("blobs", hashes);
-      JsonObject answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), SETUP_MS),
-          StandardCharsets.UTF_8));
-      Set<Object> missing = new HashSet<>();
-      answer.getJsonArray("missing", new JsonArray()).forEach(missing::add);
       for (Blob b : blobs) {
         if (missing.remove(b.hash())) {
           conn.exchange(Frames.BLOB, Frames.named(b.hash(), b.content()), SETUP_MS);

@@ -14,16 +14,20 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 
 /**
  * SPEC §8 for what clients send: garbage on the master's gateway and on a job's data port gets a
- * clear error or a closed connection, the nodes keep running and the pool stays exact.
+ * clear error or a closed connection, the nodes keep running and the pool stays exact; a job's data
+ * port serves only a client that proves it holds the job's secret (SPEC §9).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputIT {
@@ -119,44 +123,34 @@ class BadInputIT {
   }
 
   @Test
-  void aJobServesOnlyItsClient() throws Exception {
-    try (Gateway g = new Gateway()) {
-      g.ask("{\"type\":\"ClientHello\",\"id\":1}");
-      JsonObject job = g.ask("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}").getJsonObject("job");
-      assertNotNull(job, "a job for the raw client");
-      String host = job.getString("host");
-      int port = job.getInteger("port");
-
-      try (Socket s = new Socket(host, port)) {
-        s.setSoTimeout(10_000);
-        byte[] hello = new JsonObject().put("token", "0123456789abcdef").encode().getBytes(StandardCharsets.UTF_8);
-        Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
-        Frames.Frame answer = Frames.read(new DataInputStream(s.getInputStream()));
-        assertEquals(Frames.ERROR, answer.type());
-        assertTrue(new String(answer.payload(), StandardCharsets.UTF_8).contains("wrong token"));
+  void aJobServesOnlyAClientThatProvesItsSecret() throws Exception {
+    try (RawJob job = RawJob.create(cluster.address)) {
+      try (Socket s = job.connect(false)) {
+        String refusal = RawJob.message(RawJob.hello(s, SharedSecret.random(), DataAuth.NO_FINGERPRINT));
+        assertTrue(refusal.startsWith(DataAuth.REFUSED), refusal);
+        assertEquals(-1, s.getInputStream().read(), "one ERROR, then the connection closes");
       }
-      try (Socket s = new Socket(host, port)) {
-        s.setSoTimeout(10_000);
+      try (Socket s = job.connect(false)) {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        RawJob.challenge(in);
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
         out.writeInt(Integer.MAX_VALUE);
         out.flush();
-        assertEquals(-1, s.getInputStream().read(), "a frame of absurd length closes the connection");
+        assertTrue(RawJob.message(Frames.read(in)).contains("over the limit"), "a frame of absurd length is refused");
+        assertEquals(-1, in.read(), "and the connection closes");
       }
-      try (Socket s = new Socket(host, port)) {
-        s.setSoTimeout(10_000);
+      try (Socket s = job.connect(false)) {
         DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] oldClient = new JsonObject().put("token", job.getString("token")).put("protocol", 1).encode()
+        RawJob.challenge(in);
+        byte[] oldClient = new JsonObject().put("token", job.secret.hex()).put("protocol", 2).encode()
             .getBytes(StandardCharsets.UTF_8);
         Frames.write(s.getOutputStream(), Frames.HELLO, 1, oldClient);
-        assertTrue(new String(Frames.read(in).payload(), StandardCharsets.UTF_8).contains("use the same parl version"));
+        assertTrue(RawJob.message(Frames.read(in)).contains("use the same parl version"));
       }
-      try (Socket s = new Socket(host, port)) {
-        s.setSoTimeout(10_000);
-        byte[] hello = new JsonObject().put("token", job.getString("token")).put("protocol", Frames.PROTOCOL).encode()
-            .getBytes(StandardCharsets.UTF_8);
+      try (Socket s = job.connect(false)) {
         DataInputStream in = new DataInputStream(s.getInputStream());
-        Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
-        assertEquals(Frames.RESULT, Frames.read(in).type(), "the right token is accepted after the bad attempts");
+        assertEquals(Frames.RESULT, RawJob.hello(s, job.secret, DataAuth.NO_FINGERPRINT).type(),
+            "the right secret is accepted after the bad attempts");
         Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
         JsonObject err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertEquals("INVALID", err.getString("kind"));
@@ -170,6 +164,47 @@ class BadInputIT {
         Frames.write(s.getOutputStream(), (byte) 99, 5, new byte[0]);
         err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertTrue(err.getString("message").contains("unknown frame type"), err.encode());
+      }
+    }
+    cluster.awaitIdle();
+  }
+
+  /**
+   * SPEC §8: a silent connection and headers announcing 1 GiB, opened before the client connects,
+   * neither hold the client up nor make the job allocate what they announce.
+   */
+  @Test
+  void idleAndGreedyConnectionsNeitherBlockNorGrowTheJob() throws Exception {
+    try (RawJob job = RawJob.create(cluster.address)) {
+      long before = job.residentKb();
+      List<Socket> bad = new ArrayList<>();
+      try {
+        bad.add(job.connect(false)); // connects and says nothing
+        for (int i = 0; i < 3; i++) {
+          Socket s = job.connect(false);
+          bad.add(s);
+          DataOutputStream out = new DataOutputStream(s.getOutputStream());
+          out.writeInt((1 << 30) + 9);
+          out.writeByte(Frames.HELLO);
+          out.writeLong(1);
+          out.flush();
+        }
+        long t0 = System.nanoTime();
+        try (Socket s = job.connect(false)) {
+          DataInputStream in = new DataInputStream(s.getInputStream());
+          assertEquals(Frames.RESULT, RawJob.hello(s, job.secret, DataAuth.NO_FINGERPRINT).type());
+          long ms = (System.nanoTime() - t0) / 1_000_000;
+          assertTrue(ms < DataAuth.DEADLINE_MS / 2, "the client was held up for " + ms + " ms");
+          Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
+          Frames.Frame answer = Frames.read(in);
+          assertTrue(RawJob.message(answer).contains("no actor"), "a call is answered on that same job");
+          long grown = job.residentKb() - before;
+          assertTrue(grown < 128 * 1024, "the job grew by " + grown + " KiB");
+        }
+      } finally {
+        for (Socket s : bad) {
+          s.close();
+        }
       }
     }
     cluster.awaitIdle();

@@ -11,7 +11,7 @@ import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 
 /**
- * Serves the one caller of a job, the client that created its actor, once its HELLO was accepted:
+ * Serves the one caller of a job, the client that created its actor, once it has authenticated:
  * frames are handled in arrival order on this thread, so calls run in the order they were sent and
  * each reply goes out before the next call starts.
  */

@@ -4,58 +4,94 @@ import static org.parl.wire.ErrorKind.INVALID;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.parl.security.ClusterToken;
+import org.parl.security.SharedSecret;
+import org.parl.wire.BadFrameException;
+import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 
 /**
- * The HELLO that opens a data connection: the client presents the job's one-time token and its
- * protocol version, and learns which of its code blobs this host still lacks. Anything else gets
- * one ERROR frame that says why, and nothing more.
+ * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): a
+ * fresh nonce out, the client's proof over it checked in constant time, then the job's own proof
+ * with the protocol version and the code blobs this host still lacks. Anything else gets one ERROR
+ * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret.
  */
 final class Handshake {
 
   private static final ObjectMapper JSON = JobJson.MAPPER;
 
-  private Handshake() {}
+  /** A HELLO whose proof checked out. */
+  record Hello(long id, byte[] jobNonce, byte[] clientNonce, Object blobs) {}
 
-  /** Reads the HELLO and answers it; false when the connection must be closed. */
-  static boolean accept(DataInputStream in, OutputStream out, String token, BlobStore blobs, String jobId) {
-    try {
-      Frames.Frame frame = Frames.read(in);
-      Map<?, ?> hello = frame.type() == Frames.HELLO ? JSON.readValue(frame.payload(), Map.class) : Map.of();
-      boolean tokenOk = hello.get("token") instanceof String offered
-          && MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
-      String refusal = !tokenOk ? "wrong token: this job belongs to another client"
-          : !Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))
-              ? "this job speaks parl protocol " + Frames.PROTOCOL + " and the client " + hello.get("protocol")
-                  + ": use the same parl version on clients and workers"
-              : null;
-      if (refusal == null) {
-        answer(hello, blobs, out, jobId, frame.id());
-        return true;
-      }
-      Frames.write(out, Frames.ERROR, frame.id(), ErrorPayload.of(new CallFailure(INVALID, refusal)));
-    } catch (EOFException e) {
-      // a probe that closed at once
-    } catch (IOException | RuntimeException e) {
-      JobMain.log("refused a connection: " + e.getMessage());
-    }
-    return false;
+  private final SharedSecret secret;
+  private final byte[] fingerprint;
+  private final BlobStore blobs;
+  private final Supplier<String> jobId;
+
+  /** @param fingerprint of the data port's TLS certificate, or {@link DataAuth#NO_FINGERPRINT} */
+  Handshake(SharedSecret secret, byte[] fingerprint, BlobStore blobs, Supplier<String> jobId) {
+    this.secret = secret;
+    this.fingerprint = fingerprint.clone();
+    this.blobs = blobs;
+    this.jobId = jobId;
   }
 
-  /** Answers a valid HELLO with the job's id and the blobs this host still lacks. */
-  static void answer(Map<?, ?> hello, BlobStore blobs, OutputStream out, String jobId, long id) throws IOException {
+  /**
+   * Sends the challenge and checks the answer. Reads at most {@link Frames#PRE_AUTH_MAX_PAYLOAD}
+   * bytes of payload, allocating nothing before the announced length has been checked.
+   *
+   * @return the HELLO, whose proof checked out
+   * @throws Refused when the peer was refused (it has been sent one ERROR frame saying why)
+   * @throws IOException when the connection failed, timed out or ended
+   */
+  Hello check(DataInputStream in, OutputStream out) throws IOException {
+    byte[] jobNonce = ClusterToken.nonce(SharedSecret.BYTES);
+    Frames.write(out, Frames.CHALLENGE, 0, DataAuth.challenge(jobNonce));
+    Frames.Frame f;
+    try {
+      f = Frames.read(in, null, Frames.PRE_AUTH_MAX_PAYLOAD);
+    } catch (BadFrameException e) {
+      return refuse(out, 0, e.getMessage() + " before authentication");
+    }
+    if (f.type() != Frames.HELLO) {
+      return refuse(out, f.id(), "the first frame must be a HELLO, not type " + f.type());
+    }
+    Map<?, ?> hello;
+    try {
+      hello = JSON.readValue(f.payload(), 0, f.length(), Map.class);
+    } catch (IOException e) {
+      return refuse(out, f.id(), "the HELLO is not a JSON object");
+    }
+    if (!Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))) {
+      return refuse(out, f.id(), "this job speaks parl protocol " + Frames.PROTOCOL + " and the client "
+          + hello.get("protocol") + ": use the same parl version on clients and workers");
+    }
+    byte[] clientNonce = DataAuth.bytes32(hello.get("nonce"));
+    byte[] proof = DataAuth.bytes32(hello.get("proof"));
+    if (clientNonce == null || proof == null
+        || !DataAuth.verifyHello(secret, proof, jobNonce, clientNonce, fingerprint)) {
+      return refuse(out, f.id(), "the client did not prove that it holds this job's credential");
+    }
+    return new Hello(f.id(), jobNonce, clientNonce, hello.get("blobs"));
+  }
+
+  /** Answers an accepted HELLO: the job's proof, its id and the blobs this host still lacks. */
+  void welcome(Hello h, OutputStream out) throws IOException {
+    answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(), h.clientNonce(), fingerprint));
+  }
+
+  static void answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof) throws IOException {
     List<String> missing = new ArrayList<>();
-    if (hello.get("blobs") instanceof List<?> wanted) {
-      for (Object h : wanted) {
+    if (wanted instanceof List<?> hashes) {
+      for (Object h : hashes) {
         if (h instanceof String hash && !blobs.has(hash)) {
           missing.add(hash);
         }
@@ -65,6 +101,22 @@ final class Handshake {
     answer.put("jobId", jobId);
     answer.put("pid", ProcessHandle.current().pid());
     answer.put("missing", missing);
+    answer.put("proof", HexFormat.of().formatHex(proof));
     Frames.write(out, Frames.RESULT, id, JSON.writeValueAsBytes(answer));
+  }
+
+  private static Hello refuse(OutputStream out, long id, String why) throws IOException {
+    Frames.write(out, Frames.ERROR, id, ErrorPayload.of(new CallFailure(INVALID, DataAuth.REFUSED + why)));
+    throw new Refused(why);
+  }
+
+  /** The peer was refused (it has been told why). */
+  static final class Refused extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    Refused(String why) {
+      super(why);
+    }
   }
 }

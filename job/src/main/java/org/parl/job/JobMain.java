@@ -1,25 +1,24 @@
 package org.parl.job;
 
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.LocalTime;
-import java.util.HexFormat;
 import java.util.Map;
 import org.parl.net.HostPort;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
 
 /**
- * A job process: one JVM per actor, started by a worker, not a cluster member. It opens a data
- * port, tells its worker (port and a one-time token), and serves exactly one client that presents
- * the token. It ends when that client closes the actor or goes away, or when its worker goes away.
+ * A job process: one JVM per actor, started by a worker, not a cluster member. It reads the secrets
+ * its worker hands it on standard input ({@link LaunchSecrets}), opens a data port (TLS with
+ * {@code --encrypt-data}), proves itself to its worker and reports the port and a fresh per-job
+ * secret, then serves exactly one client: the first that proves it holds that secret
+ * ({@link Handshake}). It ends when that client closes the actor or goes away, or when its worker
+ * goes away.
  *
  * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]},
  * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
@@ -28,10 +27,10 @@ public final class JobMain {
 
   /** How long an assigned job waits for its client to connect. */
   private static final long CLIENT_WAIT_MS = 60_000;
+  /** Connections that may be authenticating at once; more are refused (SPEC §8). */
+  static final int MAX_UNAUTHENTICATED = 8;
 
   private final String slot;
-  private final ServerSocket data;
-  private final String token;
   private final ActorHost host;
   private final BlobStore blobs;
   private volatile long assignedAt;
@@ -39,10 +38,8 @@ public final class JobMain {
   private static volatile ControlLink link;
   private static boolean exiting;
 
-  private JobMain(String slot, ServerSocket data, String token, BlobStore blobs) {
+  private JobMain(String slot, BlobStore blobs) {
     this.slot = slot;
-    this.data = data;
-    this.token = token;
     this.blobs = blobs;
     this.host = new ActorHost(blobs, Path.of("").toAbsolutePath());
   }
@@ -55,21 +52,23 @@ public final class JobMain {
     try {
       Map<String, String> a = JobArgs.parse(args);
       HostPort worker = HostPort.parse(a.get("worker"));
-      ServerSocket data = new ServerSocket();
-      data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 4);
+      LaunchSecrets secrets = LaunchSecrets.read(System.in);
+      ServerSocket data = secrets.tls() == null ? new ServerSocket() : secrets.tls().serverSocket();
+      data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 16);
       data.setSoTimeout(1000);
-      byte[] t = new byte[16];
-      new SecureRandom().nextBytes(t);
-      String token = HexFormat.of().formatHex(t);
-      JobMain job = new JobMain(a.get("slot"), data, token, new BlobStore(Path.of(a.get("blobs"))));
+      SharedSecret secret = SharedSecret.random();
+      JobMain job = new JobMain(a.get("slot"), new BlobStore(Path.of(a.get("blobs"))));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }
       link = ControlLink.connect(worker.host(), worker.port());
+      link.authenticate(secrets.control(), job.slot);
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
-      link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", token,
+      link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", secret.hex(),
           "pid", ProcessHandle.current().pid()));
-      job.serve();
+      byte[] fingerprint = secrets.tls() == null ? DataAuth.NO_FINGERPRINT : secrets.tls().fingerprint();
+      Handshake handshake = new Handshake(secret, fingerprint, job.blobs, () -> job.jobId);
+      new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(job::checkClientWait, job::serve);
     } catch (Throwable e) {
       exit(1, "failed to start: " + e);
     }
@@ -102,30 +101,17 @@ public final class JobMain {
     }
   }
 
-  /** Accepts connections until one presents the token, then serves it until it ends. */
-  private void serve() throws IOException {
-    while (true) {
-      Socket s;
-      try {
-        s = data.accept();
-      } catch (SocketTimeoutException e) {
-        if (assignedAt > 0 && System.currentTimeMillis() - assignedAt > CLIENT_WAIT_MS) {
-          exit(0, "its client did not connect within " + CLIENT_WAIT_MS / 1000 + " s");
-        }
-        continue;
-      }
-      s.setTcpNoDelay(true);
-      ClientInput buffered = new ClientInput(s.getInputStream());
-      DataInputStream in = new DataInputStream(buffered);
-      OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
-      if (!Handshake.accept(in, out, token, blobs, jobId)) {
-        s.close();
-        continue;
-      }
-      data.close();
-      new CallerSession(host, blobs, buffered, in, out).run();
-      exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
+  /** An assigned job whose client does not come ends, so that its resources return. */
+  private void checkClientWait() {
+    if (assignedAt > 0 && System.currentTimeMillis() - assignedAt > CLIENT_WAIT_MS) {
+      exit(0, "its client did not connect within " + CLIENT_WAIT_MS / 1000 + " s");
     }
+  }
+
+  /** Serves the authenticated client until it ends, then ends the process. */
+  private void serve(ClientInput buffered, DataInputStream in, OutputStream out) {
+    new CallerSession(host, blobs, buffered, in, out).run();
+    exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
   }
 
   static void log(String message) {

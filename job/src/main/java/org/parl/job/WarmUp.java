@@ -11,12 +11,14 @@ import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 import org.parl.wire.ValueCodec;
 
 /**
  * Runs what serving a client involves (the codec over common types, a HELLO with a class path's
- * worth of blobs, a create header, a class loader, an error) while the process waits for an actor,
+ * worth of blobs and its proofs, a create header, a class loader, an error) while the process waits for an actor,
  * often enough for the JIT to compile it: the actor's creation and first calls then run compiled
  * code. The class-data archive's training run uses it too, to load those classes.
  */
@@ -36,7 +38,9 @@ final class WarmUp {
       for (int i = 0; i < 64; i++) {
         hashes.add(String.format("%064x", i));
       }
-      byte[] hello = JSON.writeValueAsBytes(Map.of("token", "t", "protocol", Frames.PROTOCOL, "blobs", hashes));
+      SharedSecret secret = SharedSecret.random();
+      byte[] nonce = new byte[SharedSecret.BYTES];
+      byte[] hello = JSON.writeValueAsBytes(Map.of("protocol", Frames.PROTOCOL, "blobs", hashes));
       byte[] create = Frames.named(JSON.writeValueAsString(Map.of("api", "A", "impl", "B", "ctor", "()", "code", hashes)),
           new byte[0]);
       URL[] urls = new URL[hashes.size()];
@@ -45,7 +49,10 @@ final class WarmUp {
       }
       for (int i = 0; i < ROUNDS; i++) {
         codec.readAll(types, codec.writeAll(types, values), 0);
-        Handshake.answer(JSON.readValue(hello, Map.class), blobs, OutputStream.nullOutputStream(), "warm-up", i);
+        byte[] proof = DataAuth.helloProof(secret, nonce, nonce, DataAuth.NO_FINGERPRINT);
+        DataAuth.verifyHello(secret, proof, nonce, nonce, DataAuth.NO_FINGERPRINT);
+        Handshake.answer(JSON.readValue(hello, Map.class).get("blobs"), blobs, OutputStream.nullOutputStream(), "warm-up", i,
+            proof);
         CreateRequest.of(new Frames.Frame(Frames.CREATE, i, create, create.length));
         ErrorPayload.of(new CallFailure(INVALID, "warm-up " + i, new IllegalStateException()));
       }

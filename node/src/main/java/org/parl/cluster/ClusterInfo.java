@@ -13,13 +13,25 @@ import org.parl.wire.gateway.GatewayCodec;
  * @param clusterName the Hazelcast cluster name (unique per master)
  * @param hazelcast the master's Hazelcast member address, what joining members connect to
  * @param monitorUrl the monitor's URL, or empty when it runs none
+ * @param encryptData whether job data ports speak TLS ({@code parl master --encrypt-data}); in JSON
+ *     {@value #ENCRYPT_DATA}, absent meaning false
  */
 public record ClusterInfo(
-    String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl) {
+    String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl,
+    boolean encryptData) {
+
+  /** The JSON field of {@link #encryptData}, also in the gateway's answer to a client's hello. */
+  public static final String ENCRYPT_DATA = "encryptData";
+
+  /** A cluster whose data path is not encrypted. */
+  public ClusterInfo(String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor,
+      String monitorUrl) {
+    this(address, clusterName, hazelcast, type, maxGpusPerActor, monitorUrl, false);
+  }
 
   public static ClusterInfo of(ClusterDescription d) {
     return new ClusterInfo(d.address(), d.clusterName(), d.hazelcast(), ClusterType.parse(d.clusterType()),
-        d.maxGpusPerActor(), d.monitorUrl());
+        d.maxGpusPerActor(), d.monitorUrl(), d.encryptData());
   }
 
   /** Reads the JSON form, with every check of {@link ClusterDescription}. */
@@ -28,7 +40,7 @@ public record ClusterInfo(
   }
 
   public ClusterDescription description() {
-    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl);
+    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, encryptData);
   }
 
   public JsonObject toJson() {

@@ -22,9 +22,20 @@ import org.parl.worker.WorkerVerticle;
  */
 public final class MasterNode implements AutoCloseable {
 
-  /** What to start; {@code local} is null for a master without a local worker. */
+  /**
+   * What to start; {@code local} is null for a master without a local worker.
+   *
+   * @param encryptData whether job data ports speak TLS ({@code --encrypt-data})
+   */
   public record Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
-              int maxGpusPerActor, Path hazelcastConfig) {}
+              int maxGpusPerActor, Path hazelcastConfig, boolean encryptData) {
+
+    /** A master whose cluster does not encrypt the data path. */
+    public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
+        int maxGpusPerActor, Path hazelcastConfig) {
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false);
+    }
+  }
 
   public final ClusterNode node;
   public final ClusterInfo info;
@@ -68,7 +79,7 @@ public final class MasterNode implements AutoCloseable {
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
-          s.maxGpusPerActor(), monitor.url()));
+          s.maxGpusPerActor(), monitor.url(), s.encryptData()));
       Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
           .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
       if (s.local() != null) {

@@ -1,7 +1,8 @@
 package org.parl.worker;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags)
  * with the exact GPU environment set before it starts, a heap limit when the actor has a memory
- * limit, its own working directory and its output appended to its log file.
+ * limit, its own working directory, its output appended to its log file, and its secrets on its
+ * standard input.
  *
  * <p>Starting a process blocks briefly (fork/exec): call it off the event loop.
  */
@@ -50,10 +52,30 @@ final class JobLauncher {
     archive.prepare(javaBinary, classpath, blobs);
   }
 
+  /**
+   * Starts the process and writes its secrets to its standard input ({@link #secrets}), which
+   * then closes: they are never on its command line nor in its environment.
+   */
   Process start(JobProcess job, int controlPort) throws IOException {
     Files.createDirectories(job.workDir);
     Files.createDirectories(job.log.getParent());
-    return command(job, controlPort).start();
+    String secrets = secrets(job);
+    Process p = command(job, controlPort).start();
+    try (OutputStream in = p.getOutputStream()) {
+      in.write(secrets.getBytes(StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      p.destroyForcibly();
+      throw new IOException("could not hand its secrets to a new job process: " + e.getMessage(), e);
+    }
+    return p;
+  }
+
+  /**
+   * What a job process reads on its standard input: its control secret, then {@code plain} or its
+   * data port's TLS identity (a fresh key for this process alone).
+   */
+  static String secrets(JobProcess job) {
+    return job.secret.hex() + "\n" + (job.encryptData ? JobKeys.tlsLine() : "plain") + "\n";
   }
 
   /** The process as it will be started: command line, environment, working directory and output. */
@@ -86,7 +108,7 @@ final class JobLauncher {
         .directory(job.workDir.toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(job.log.toFile()))
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        .redirectInput(ProcessBuilder.Redirect.PIPE);
     Map<String, String> env = pb.environment();
     env.put("CUDA_VISIBLE_DEVICES", job.gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
     env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");

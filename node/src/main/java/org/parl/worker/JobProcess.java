@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.security.SharedSecret;
 
 /**
  * One job process as its worker sees it. A process is started either warm (generic, waiting for
@@ -25,10 +26,15 @@ final class JobProcess {
   final Path workDir;
   final long startedAt = System.currentTimeMillis();
   final Promise<JobProcess> ready = Promise.promise();
+  /** Proves on the control port that a connection comes from this process (given to it on its standard input). */
+  final SharedSecret secret = SharedSecret.random();
+  /** Whether its data port speaks TLS (the cluster's {@code --encrypt-data}). */
+  boolean encryptData;
   Process process;
   State state = State.STARTING;
   NetSocket control;
   int port;
+  /** The secret the job made for its client, who proves it on the data port; never logged. */
   String token;
   String jobId;
   String clientId;

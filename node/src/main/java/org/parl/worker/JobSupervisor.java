@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.stream.Stream;
+import org.parl.cluster.Addresses;
+import org.parl.cluster.ClusterInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,7 @@ final class JobSupervisor {
   private final Runnable onWarmEnded;
   private long seq;
   private boolean stopping;
+  private boolean encryptData;
 
   /**
    * @param onJobEnded called with a process that hosted a job and whether it ended abnormally
@@ -61,7 +64,26 @@ final class JobSupervisor {
     });
     new Heartbeats(table, this::kill).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
-    return control.listen(vertx);
+    return readEncryptData().compose(v -> control.listen(vertx));
+  }
+
+  /**
+   * Whether the cluster encrypts the data path ({@code parl master --encrypt-data}), from the
+   * cluster's description the master publishes. Without one (a worker outside a cluster) the data
+   * ports are plain; a client that expects TLS then fails to connect rather than talk in clear.
+   */
+  private Future<Void> readEncryptData() {
+    return vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
+        .compose(m -> m.get(Addresses.CLUSTER_KEY))
+        .map(json -> {
+          encryptData = json != null && new JsonObject(json).getBoolean(ClusterInfo.ENCRYPT_DATA, false);
+          log.info("job data ports {}", encryptData ? "use TLS (--encrypt-data)" : "authenticate each client without TLS");
+          return (Void) null;
+        })
+        .recover(e -> {
+          log.warn("cannot read the cluster's description ({}): job data ports are plain", e.getMessage());
+          return Future.succeededFuture();
+        });
   }
 
   boolean stopping() {
@@ -77,6 +99,7 @@ final class JobSupervisor {
     String slot = settings.workerId().substring(2) + "-" + (++seq);
     JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp,
         settings.workDir().resolve("logs").resolve(slot + ".log"), settings.workDir().resolve("jobs").resolve(slot));
+    p.encryptData = encryptData;
     table.add(p);
     vertx.executeBlocking(() -> launcher.start(p, control.port())).onComplete(ar -> {
       if (ar.failed()) {

@@ -4,8 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
+import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +98,26 @@ class JobLauncherTest {
     assertEquals(ProcessBuilder.Redirect.Type.APPEND, pb.redirectOutput().type());
     assertEquals(job.log.toFile(), pb.redirectOutput().file());
     assertTrue(pb.redirectErrorStream(), "stderr goes to the same log");
-    assertEquals(new File("/dev/null"), pb.redirectInput().file());
+    assertEquals(ProcessBuilder.Redirect.PIPE, pb.redirectInput(), "its secrets arrive on standard input");
+  }
+
+  @Test
+  void itsSecretsGoOnStandardInputNeverOnTheCommandLineNorInTheEnvironment() throws Exception {
+    JobProcess job = job(List.of(), 0, true);
+    String[] lines = JobLauncher.secrets(job).split("\n");
+    assertEquals(List.of(job.secret.hex(), "plain"), List.of(lines));
+    ProcessBuilder pb = command(job, List.of());
+    assertFalse(String.join(" ", pb.command()).contains(job.secret.hex()));
+    assertFalse(pb.environment().containsValue(job.secret.hex()));
+
+    job.encryptData = true;
+    String[] tls = JobLauncher.secrets(job).split("\n")[1].split(" ");
+    assertEquals("tls", tls[0]);
+    X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
+        .generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(tls[2])));
+    cert.checkValidity();
+    PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(tls[1])));
+    assertEquals("EC", key.getAlgorithm());
+    assertFalse(tls[2].equals(JobLauncher.secrets(job).split("\n")[1].split(" ")[2]), "a fresh key for every process");
   }
 }

@@ -17,14 +17,20 @@ import java.nio.charset.StandardCharsets;
  * Both ends use plain blocking sockets: the job serves its single client on one thread, and a
  * client call is written by the calling thread itself, so a call costs no thread hop on the way
  * out (DESIGN-NOTES measured ~23 µs per hop on this kind of machine).
+ *
+ * <p>A connection opens with the job's {@link #CHALLENGE} and the client's {@link #HELLO}, a
+ * challenge-response described in {@link DataAuth}; until it has succeeded a frame may carry at
+ * most {@link #PRE_AUTH_MAX_PAYLOAD} bytes.
  */
 public final class Frames {
 
   public static final int HEADER = 13;
-  /** Version of this protocol, sent in HELLO: a client and a job of different versions refuse each other. */
-  public static final int PROTOCOL = 2;
+  /** Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions refuse each other. */
+  public static final int PROTOCOL = 3;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
+  /** Largest payload accepted from a peer that has not authenticated yet (SPEC §8). */
+  public static final int PRE_AUTH_MAX_PAYLOAD = 64 * 1024;
 
   // client -> job
   public static final byte HELLO = 1;
@@ -37,6 +43,8 @@ public final class Frames {
   // job -> client
   public static final byte RESULT = 20;
   public static final byte ERROR = 21;
+  /** The job's first frame on a new connection: {@code int32 protocol | nonce}. */
+  public static final byte CHALLENGE = 22;
 
   private Frames() {}
 
@@ -56,9 +64,22 @@ public final class Frames {
    * that handles one frame at a time saves allocating, and collecting, every payload).
    */
   public static Frame read(DataInputStream in, byte[] reuse) throws IOException {
+    return read(in, reuse, MAX_PAYLOAD);
+  }
+
+  /**
+   * Reads one frame whose payload may be at most {@code maxPayload} bytes: the announced length
+   * is checked before anything is allocated for it.
+   *
+   * @throws BadFrameException for a length that is impossible or over {@code maxPayload}
+   */
+  public static Frame read(DataInputStream in, byte[] reuse, int maxPayload) throws IOException {
     int length = in.readInt();
-    if (length < 9 || length - 9 > MAX_PAYLOAD) {
-      throw new IOException("bad frame length " + length);
+    if (length < 9) {
+      throw new BadFrameException("bad frame length " + length);
+    }
+    if (length - 9 > maxPayload) {
+      throw new BadFrameException("a frame of " + (length - 9) + " bytes is over the limit of " + maxPayload + " bytes");
     }
     byte type = in.readByte();
     long id = in.readLong();

@@ -12,9 +12,10 @@ import org.parl.wire.Required;
  * @param hazelcast the master's Hazelcast member address, what joining members connect to
  * @param clusterType {@code "cpu"} or {@code "gpu"}
  * @param monitorUrl the monitor's URL, or empty when it runs none
+ * @param encryptData whether job data ports speak TLS ({@code parl master --encrypt-data}); absent means false
  */
 public record ClusterDescription(String address, String clusterName, String hazelcast, String clusterType,
-    @Required int maxGpusPerActor, String monitorUrl) {
+    @Required int maxGpusPerActor, String monitorUrl, boolean encryptData) {
 
   public ClusterDescription {
     Checks.name("address", address);

@@ -1,0 +1,156 @@
+package org.parl.client;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.parl.AuthenticationException;
+import org.parl.InvalidRequestException;
+import org.parl.ParlException;
+import org.parl.security.ClusterToken;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
+import org.parl.wire.Frames;
+
+/**
+ * The client's side of the challenge-response that opens a data connection ({@link DataAuth}):
+ * reads the job's challenge, proves over it (and over the job's certificate, with TLS) that this
+ * client holds the job's secret, and checks the job's proof in return. The secret itself never
+ * travels on the connection. The answer also says which code blobs the job's host lacks.
+ */
+final class DataHello {
+
+  /**
+   * Blob hashes a HELLO lists at most, so that it and its answer stay under the limit of frames
+   * before authentication; the others are shipped without asking.
+   */
+  static final int MAX_LISTED = 800;
+
+  /** Longer than a job gives a connection to authenticate: the job closes the connection first. */
+  static final int HELLO_MS = 15_000;
+  private static final long BUSY_PAUSE_MS = 100;
+
+  private DataHello() {}
+
+  /** An authenticated connection, and the code blobs to ship on it. */
+  record Opened(ActorConnection connection, Set<String> missing) {}
+
+  /**
+   * Connects to a job (with TLS when the cluster encrypts the data path) and authenticates both
+   * ways; a job that is busy authenticating others is asked again for up to {@link #HELLO_MS}.
+   *
+   * @param token the job's secret as the master handed it over, in hex
+   * @throws IOException when the job cannot be reached
+   * @throws AuthenticationException when either side's proof does not check out
+   */
+  static Opened open(String host, int port, int connectMs, boolean tls, String token, String clientId,
+      List<String> blobs) throws IOException {
+    SharedSecret secret;
+    try {
+      secret = SharedSecret.ofHex(token);
+    } catch (IllegalArgumentException e) {
+      throw new ParlException("the master's answer holds no usable credential for the job: " + e.getMessage(), e);
+    }
+    String where = host + ":" + port;
+    long deadline = System.currentTimeMillis() + HELLO_MS;
+    while (true) {
+      ActorConnection conn = ActorConnection.open(host, port, connectMs, tls);
+      try {
+        return new Opened(conn, run(conn, secret, clientId, blobs, HELLO_MS, where));
+      } catch (Busy e) {
+        conn.closeSocket();
+        if (System.currentTimeMillis() > deadline) {
+          throw new ParlException("the job at " + where + " stayed busy for " + HELLO_MS / 1000 + " s: " + e.getMessage(), e);
+        }
+        pause();
+      } catch (IOException | RuntimeException e) {
+        conn.closeSocket();
+        throw e;
+      }
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(BUSY_PAUSE_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ParlException("interrupted while connecting to a job", e);
+    }
+  }
+
+  /** The job refused the connection because too many others are authenticating: try again shortly. */
+  static final class Busy extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    Busy() {
+      super(DataAuth.BUSY);
+    }
+  }
+
+  /**
+   * Authenticates both ways on a fresh connection.
+   *
+   * @param where the job's address, for messages
+   * @return the hashes among {@code blobs} to ship to the job
+   * @throws AuthenticationException when either side's proof does not check out
+   * @throws Busy when the job asks to try again
+   */
+  static Set<String> run(ActorConnection conn, SharedSecret secret, String clientId, List<String> blobs, int timeoutMs,
+      String where) throws IOException {
+    Frames.Frame first = conn.first(timeoutMs);
+    if (first.type() == Frames.ERROR) {
+      JsonObject error = new JsonObject(new String(first.payload(), 0, first.length(), StandardCharsets.UTF_8));
+      if (DataAuth.BUSY.equals(error.getString("message"))) {
+        throw new Busy();
+      }
+      throw Errors.fromJob(error);
+    }
+    if (first.type() != Frames.CHALLENGE) {
+      throw new ParlException("the job at " + where + " did not open with a challenge: use the same parl version on "
+          + "clients and workers");
+    }
+    DataAuth.Challenge challenge = DataAuth.challenge(first.payload(), first.length());
+    if (challenge.protocol() != Frames.PROTOCOL) {
+      throw new ParlException("the job at " + where + " speaks parl protocol " + challenge.protocol() + " and this client "
+          + Frames.PROTOCOL + ": use the same parl version on clients and workers");
+    }
+    byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+    byte[] fingerprint = conn.fingerprint();
+    List<String> listed = blobs.subList(0, Math.min(blobs.size(), MAX_LISTED));
+    HexFormat hex = HexFormat.of();
+    JsonObject hello = new JsonObject()
+        .put("protocol", Frames.PROTOCOL)
+        .put("nonce", hex.formatHex(nonce))
+        .put("proof", hex.formatHex(DataAuth.helloProof(secret, challenge.nonce(), nonce, fingerprint)))
+        .put("clientId", clientId)
+        .put("blobs", new JsonArray(List.copyOf(listed)));
+    JsonObject answer;
+    try {
+      answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), timeoutMs,
+          Frames.PRE_AUTH_MAX_PAYLOAD), StandardCharsets.UTF_8));
+    } catch (InvalidRequestException e) {
+      if (e.getMessage().startsWith(DataAuth.REFUSED)) {
+        throw new AuthenticationException("the job at " + where + " refused this client: " + e.getMessage(), e);
+      }
+      throw e;
+    }
+    if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.getValue("proof")), challenge.nonce(), nonce, fingerprint)) {
+      throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " did not prove that it holds its "
+          + "credential" + (fingerprint.length > 0 ? " over the TLS certificate it showed" : ""));
+    }
+    Set<String> asked = Set.copyOf(listed);
+    Set<String> ship = new LinkedHashSet<>(blobs.subList(listed.size(), blobs.size()));
+    answer.getJsonArray("missing", new JsonArray()).forEach(h -> {
+      if (h instanceof String hash && asked.contains(hash)) {
+        ship.add(hash);
+      }
+    });
+    return ship;
+  }
+}

@@ -1,0 +1,238 @@
+package org.parl.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.parl.AuthenticationException;
+import org.parl.security.ClusterToken;
+import org.parl.security.SharedSecret;
+import org.parl.wire.BadFrameException;
+import org.parl.wire.DataAuth;
+import org.parl.wire.Frames;
+
+/**
+ * The client's side of the data handshake against fake jobs on loopback: it proves itself without
+ * sending the secret, and refuses a job that cannot prove itself in return (another secret, a
+ * replayed answer, a proof over another TLS certificate).
+ */
+class DataHelloTest {
+
+  private static final String A = "a".repeat(64);
+  private static final String B = "b".repeat(64);
+
+  private final SharedSecret secret = SharedSecret.random();
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+  }
+
+  /** What a fake job answers to a client's HELLO. */
+  private interface Welcome {
+    /** The payload of the RESULT (or of an ERROR when it starts with "!"). */
+    String answer(byte[] jobNonce, JsonObject hello, byte[] fingerprint) throws IOException;
+  }
+
+  /** A job that challenges every connection and answers the HELLO with {@code welcome}. */
+  private int job(String certificate, Welcome welcome) throws Exception {
+    ServerSocket server = certificate == null ? new ServerSocket() : tls(certificate);
+    open.add(server);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    byte[] fingerprint = certificate == null ? DataAuth.NO_FINGERPRINT : fingerprint(certificate);
+    Thread t = new Thread(() -> {
+      while (!server.isClosed()) {
+        try (Socket s = server.accept()) {
+          DataInputStream in = new DataInputStream(s.getInputStream());
+          byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+          Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, DataAuth.challenge(nonce));
+          Frames.Frame hello = Frames.read(in);
+          String answer = welcome.answer(nonce, new JsonObject(new String(hello.payload(), StandardCharsets.UTF_8)),
+              fingerprint);
+          boolean error = answer.startsWith("!");
+          Frames.write(s.getOutputStream(), error ? Frames.ERROR : Frames.RESULT, hello.id(),
+              (error ? answer.substring(1) : answer).getBytes(StandardCharsets.UTF_8));
+          in.read(); // until the client closes
+        } catch (IOException e) {
+          // next connection, or closed by the test
+        }
+      }
+    }, "fake-job");
+    t.setDaemon(true);
+    t.start();
+    return server.getLocalPort();
+  }
+
+  /** An honest job holding {@code s}: it proves over the client's nonce, and lacks blob A. */
+  private static Welcome honest(SharedSecret s) {
+    return (jobNonce, hello, fingerprint) -> {
+      byte[] clientNonce = DataAuth.bytes32(hello.getString("nonce"));
+      byte[] proof = DataAuth.welcomeProof(s, jobNonce, clientNonce, fingerprint);
+      return new JsonObject().put("jobId", "job-1").put("missing", new JsonArray().add(A))
+          .put("proof", HexFormat.of().formatHex(proof)).encode();
+    };
+  }
+
+  private DataHello.Opened open(int port, boolean tls) throws IOException {
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B));
+    open.add(o.connection()::closeSocket);
+    return o;
+  }
+
+  @Test
+  void bothSidesProveTheSecretWhichNeverTravels() throws Exception {
+    AtomicReference<JsonObject> seen = new AtomicReference<>();
+    int port = job(null, (nonce, hello, fp) -> {
+      seen.set(hello);
+      assertTrue(DataAuth.verifyHello(secret, DataAuth.bytes32(hello.getString("proof")), nonce,
+          DataAuth.bytes32(hello.getString("nonce")), fp), "the client's proof checks out");
+      return honest(secret).answer(nonce, hello, fp);
+    });
+    assertEquals(Set.of(A), open(port, false).missing());
+    assertEquals(Frames.PROTOCOL, seen.get().getInteger("protocol"));
+    assertTrue(!seen.get().encode().contains(secret.hex()), "the secret is not in the HELLO");
+  }
+
+  @Test
+  void aJobWithAnotherSecretIsRefused() throws Exception {
+    int port = job(null, honest(SharedSecret.random()));
+    AuthenticationException e = assertThrows(AuthenticationException.class, () -> open(port, false));
+    assertTrue(e.getMessage().startsWith(DataAuth.REFUSED), e.getMessage());
+  }
+
+  @Test
+  void aReplayedAnswerIsRefused() throws Exception {
+    AtomicReference<String> recorded = new AtomicReference<>();
+    int port = job(null, (nonce, hello, fp) -> {
+      if (recorded.get() == null) {
+        recorded.set(honest(secret).answer(nonce, hello, fp));
+      }
+      return recorded.get();
+    });
+    open(port, false).connection().closeSocket(); // the fake job serves one connection at a time
+    assertThrows(AuthenticationException.class, () -> open(port, false), "the answer to an earlier exchange");
+  }
+
+  @Test
+  void withTlsTheJobsProofMustBeOverTheCertificateShown() throws Exception {
+    assertEquals(Set.of(A), open(job("job-a.p12", honest(secret)), true).missing());
+    byte[] other = fingerprint("job-b.p12");
+    int relay = job("job-a.p12", (nonce, hello, fp) -> honest(secret).answer(nonce, hello, other));
+    assertThrows(AuthenticationException.class, () -> open(relay, true),
+        "a relay showing its own certificate to a job that proves over another");
+  }
+
+  @Test
+  void aJobsRefusalIsAnAuthenticationFailure() throws Exception {
+    int port = job(null, (nonce, hello, fp) -> "!" + new JsonObject().put("kind", "INVALID")
+        .put("message", DataAuth.REFUSED + "the client did not prove that it holds this job's credential").encode());
+    AuthenticationException e = assertThrows(AuthenticationException.class, () -> open(port, false));
+    assertTrue(e.getMessage().contains("did not prove"), e.getMessage());
+  }
+
+  @Test
+  void aBusyJobIsAskedAgain() throws Exception {
+    ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+    open.add(server);
+    AtomicInteger connections = new AtomicInteger();
+    int port = job(null, honest(secret));
+    Thread t = new Thread(() -> {
+      try (Socket first = server.accept()) {
+        connections.incrementAndGet();
+        Frames.write(first.getOutputStream(), Frames.ERROR, 0,
+            new JsonObject().put("kind", "INVALID").put("message", DataAuth.BUSY).toBuffer().getBytes());
+        try (Socket second = server.accept(); Socket job = new Socket(InetAddress.getLoopbackAddress(), port)) {
+          connections.incrementAndGet();
+          relay(second, job);
+        }
+      } catch (IOException e) {
+        // closed by the test
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    assertEquals(Set.of(A), open(server.getLocalPort(), false).missing());
+    assertEquals(2, connections.get());
+  }
+
+  @Test
+  void aHugeFirstFrameIsRefusedFromItsHeader() throws Exception {
+    ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+    open.add(server);
+    Thread t = new Thread(() -> {
+      try (Socket s = server.accept()) {
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        out.writeInt(Integer.MAX_VALUE);
+        out.flush();
+        s.getInputStream().read();
+      } catch (IOException e) {
+        // closed by the test
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    assertThrows(BadFrameException.class, () -> open(server.getLocalPort(), false));
+  }
+
+  /** Copies bytes both ways until either side closes. */
+  private static void relay(Socket a, Socket b) throws IOException {
+    Thread back = new Thread(() -> copy(b, a));
+    back.setDaemon(true);
+    back.start();
+    copy(a, b);
+  }
+
+  private static void copy(Socket from, Socket to) {
+    try {
+      from.getInputStream().transferTo(to.getOutputStream());
+    } catch (IOException e) {
+      // one side closed
+    }
+  }
+
+  private static KeyStore store(String resource) throws Exception {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = DataHelloTest.class.getResourceAsStream(resource)) {
+      ks.load(in, "testtest".toCharArray());
+    }
+    return ks;
+  }
+
+  private static byte[] fingerprint(String resource) throws Exception {
+    return DataAuth.fingerprint(store(resource).getCertificate("job"));
+  }
+
+  private static ServerSocket tls(String resource) throws Exception {
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(store(resource), "testtest".toCharArray());
+    SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+    ctx.init(kmf.getKeyManagers(), null, null);
+    return (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket();
+  }
+}

@@ -1,0 +1,157 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.HexFormat;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.parl.security.ClusterToken;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
+import org.parl.wire.Frames;
+
+/**
+ * A job created through the gateway's raw protocol (the gateway connection stays open, or the
+ * master stops the job), and raw connections to its data port that speak the handshake by hand.
+ */
+final class RawJob implements AutoCloseable {
+
+  final String host;
+  final int port;
+  final long pid;
+  final SharedSecret secret;
+  private final Socket gateway;
+
+  private RawJob(Socket gateway, JsonObject job) {
+    this.gateway = gateway;
+    this.host = job.getString("host");
+    this.port = job.getInteger("port");
+    this.pid = job.getLong("pid");
+    this.secret = SharedSecret.ofHex(job.getString("token"));
+  }
+
+  /** Says hello as a client and creates a 1-CPU job. */
+  static RawJob create(String address) throws IOException {
+    String[] hp = address.split(":");
+    Socket s = new Socket(hp[0], Integer.parseInt(hp[1]));
+    s.setSoTimeout(60_000);
+    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+    OutputStream out = s.getOutputStream();
+    out.write("{\"type\":\"ClientHello\",\"id\":1}\n".getBytes(StandardCharsets.UTF_8));
+    out.write("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}\n"
+        .getBytes(StandardCharsets.UTF_8));
+    out.flush();
+    assertNotNull(in.readLine(), "the gateway answers hello");
+    JsonObject job = new JsonObject(in.readLine()).getJsonObject("job");
+    assertNotNull(job, "a job for the raw client");
+    return new RawJob(s, job);
+  }
+
+  /** A connection to the data port, with TLS (accepting whatever certificate the job shows) or without. */
+  Socket connect(boolean tls) throws IOException {
+    Socket s = new Socket(host, port);
+    s.setSoTimeout(15_000);
+    if (!tls) {
+      return s;
+    }
+    SSLSocket ssl = (SSLSocket) trustAll().getSocketFactory().createSocket(s, host, port, true);
+    ssl.startHandshake();
+    return ssl;
+  }
+
+  /** The job's challenge nonce, read from {@code in}. */
+  static byte[] challenge(DataInputStream in) throws IOException {
+    Frames.Frame f = Frames.read(in);
+    assertEquals(Frames.CHALLENGE, f.type(), "a job opens with its challenge");
+    DataAuth.Challenge c = DataAuth.challenge(f.payload(), f.length());
+    assertEquals(Frames.PROTOCOL, c.protocol());
+    return c.nonce();
+  }
+
+  /**
+   * Reads the challenge, sends a HELLO proven with {@code secret} over {@code fingerprint}, and
+   * returns the answer (RESULT or ERROR) with the client nonce used.
+   */
+  static Frames.Frame hello(Socket s, SharedSecret secret, byte[] fingerprint) throws IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    byte[] jobNonce = challenge(in);
+    byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+    HexFormat hex = HexFormat.of();
+    JsonObject hello = new JsonObject().put("protocol", Frames.PROTOCOL).put("nonce", hex.formatHex(nonce))
+        .put("proof", hex.formatHex(DataAuth.helloProof(secret, jobNonce, nonce, fingerprint)))
+        .put("clientId", "raw").put("blobs", new JsonArray());
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello.toBuffer().getBytes());
+    Frames.Frame answer = Frames.read(in);
+    if (answer.type() == Frames.RESULT) {
+      JsonObject welcome = new JsonObject(new String(answer.payload(), StandardCharsets.UTF_8));
+      byte[] proof = DataAuth.bytes32(welcome.getString("proof"));
+      if (!DataAuth.verifyWelcome(secret, proof, jobNonce, nonce, fingerprint)) {
+        throw new AssertionError("the job's proof does not verify: " + welcome.encode());
+      }
+    }
+    return answer;
+  }
+
+  /** The text of an ERROR frame. */
+  static String message(Frames.Frame f) {
+    assertEquals(Frames.ERROR, f.type(), "an ERROR frame");
+    return new JsonObject(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8)).getString("message");
+  }
+
+  /** The job process's resident memory, in KiB. */
+  long residentKb() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IOException("no VmRSS for process " + pid);
+  }
+
+  private static SSLContext trustAll() {
+    try {
+      SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+      X509TrustManager trustAll = new X509TrustManager() {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {
+          // a test client
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {
+          // checked through the job's proof
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+          return new X509Certificate[0];
+        }
+      };
+      ctx.init(null, new TrustManager[] {trustAll}, null);
+      return ctx;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    gateway.close();
+  }
+}

@@ -1,0 +1,162 @@
+package org.parl.job;
+
+import static org.parl.wire.ErrorKind.INVALID;
+
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLSocket;
+import org.parl.wire.DataAuth;
+import org.parl.wire.Frames;
+
+/**
+ * A job's data port (SPEC §8): connections are accepted on one thread and each is authenticated
+ * ({@link Handshake}) on a thread of its own, so that a peer that stalls or sends garbage never
+ * holds up another. At most {@code maxPending} connections may be authenticating at once (more are
+ * refused at once), and each must finish within the deadline or is closed. The first connection
+ * that authenticates is served on its thread, and the port closes: a job serves one client.
+ */
+final class DataServer {
+
+  /** What the job does with its authenticated client; returns when the session ends. */
+  interface Session {
+    void serve(ClientInput buffered, DataInputStream in, OutputStream out);
+  }
+
+  private final ServerSocket server;
+  private final Handshake handshake;
+  private final long deadlineMs;
+  private final Semaphore pending;
+  private final AtomicBoolean taken = new AtomicBoolean();
+  private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, r -> {
+    Thread t = new Thread(r, "parl-data-deadlines");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** @param server bound, with a short accept timeout so that {@link #serve}'s {@code onIdle} runs */
+  DataServer(ServerSocket server, Handshake handshake, long deadlineMs, int maxPending) {
+    this.server = server;
+    this.handshake = handshake;
+    this.deadlineMs = deadlineMs;
+    this.pending = new Semaphore(maxPending);
+    deadlines.setRemoveOnCancelPolicy(true);
+  }
+
+  /**
+   * Accepts connections until one has authenticated (then returns, while its session runs on its
+   * own thread) or the port is closed.
+   *
+   * @param onIdle runs whenever an accept timed out
+   */
+  void serve(Runnable onIdle, Session session) {
+    while (!server.isClosed()) {
+      Socket s;
+      try {
+        s = server.accept();
+      } catch (SocketTimeoutException e) {
+        onIdle.run();
+        continue;
+      } catch (IOException e) {
+        if (!server.isClosed()) {
+          JobMain.log("the data port failed to accept a connection: " + e.getMessage());
+          pause();
+        }
+        continue;
+      }
+      if (!pending.tryAcquire()) {
+        refuse(s);
+        continue;
+      }
+      Thread t = new Thread(() -> authenticate(s, session), "parl-data-" + s.getPort());
+      t.start();
+    }
+    deadlines.shutdownNow();
+  }
+
+  /** Runs the handshake on this connection's own thread; the winner goes on to serve its session here. */
+  private void authenticate(Socket s, Session session) {
+    ScheduledFuture<?> deadline = deadlines.schedule(() -> abort(s), deadlineMs, TimeUnit.MILLISECONDS);
+    ClientInput buffered;
+    DataInputStream in;
+    OutputStream out;
+    try {
+      try {
+        s.setTcpNoDelay(true);
+        s.setSoTimeout((int) deadlineMs);
+        if (s instanceof SSLSocket ssl) {
+          ssl.startHandshake();
+        }
+        buffered = new ClientInput(s.getInputStream());
+        in = new DataInputStream(buffered);
+        out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+        Handshake.Hello hello = handshake.check(in, out);
+        if (!deadline.cancel(false) || !taken.compareAndSet(false, true)) {
+          close(s); // too late, or another client already authenticated
+          return;
+        }
+        handshake.welcome(hello, out);
+        s.setSoTimeout(0);
+        server.close();
+      } finally {
+        pending.release();
+      }
+    } catch (EOFException e) {
+      close(s); // a probe that closed at once
+      return;
+    } catch (IOException | RuntimeException e) {
+      JobMain.log("refused a connection from " + s.getRemoteSocketAddress() + ": " + e.getMessage());
+      close(s);
+      return;
+    }
+    session.serve(buffered, in, out);
+  }
+
+  /** Over the bound: one ERROR frame where that costs no handshake, and the connection closes. */
+  private void refuse(Socket s) {
+    if (!(s instanceof SSLSocket)) {
+      try {
+        Frames.write(s.getOutputStream(), Frames.ERROR, 0, ErrorPayload.of(new CallFailure(INVALID, DataAuth.BUSY)));
+      } catch (IOException e) {
+        // closing anyway
+      }
+    }
+    close(s);
+  }
+
+  /** Closes a connection that ran out of time at once, without waiting for anything to be sent. */
+  private static void abort(Socket s) {
+    try {
+      s.setSoLinger(true, 0);
+    } catch (IOException e) {
+      // closing anyway
+    }
+    close(s);
+  }
+
+  private static void close(Socket s) {
+    try {
+      s.close();
+    } catch (IOException e) {
+      // already closed
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,324 @@
+package org.parl.job;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.parl.security.ClusterToken;
+import org.parl.security.SharedSecret;
+import org.parl.wire.DataAuth;
+import org.parl.wire.Frames;
+
+/**
+ * The job's data port on loopback, with a session that echoes: the challenge-response both ways
+ * (right secret, wrong secret, a replayed HELLO, TLS fingerprints), and the limits before
+ * authentication (frame size, deadline, connections that stall, too many at once).
+ */
+class DataServerTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final byte[] HASH = HexFormat.of().parseHex("ab".repeat(32));
+
+  @TempDir
+  Path blobs;
+
+  private final SharedSecret secret = SharedSecret.random();
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final BlockingQueue<String> sessions = new ArrayBlockingQueue<>(4);
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+  }
+
+  /** A data server as a job runs it, on its own thread; its session answers each frame with its payload. */
+  private int start(TlsIdentity tls, long deadlineMs, int maxPending) throws IOException {
+    ServerSocket server = tls == null ? new ServerSocket() : tls.serverSocket();
+    open.add(server);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    server.setSoTimeout(200);
+    byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
+    Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7");
+    DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
+    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out) -> {
+      sessions.add(Thread.currentThread().getName());
+      try {
+        while (true) {
+          Frames.Frame f = Frames.read(in);
+          Frames.write(out, Frames.RESULT, f.id(), java.util.Arrays.copyOf(f.payload(), f.length()));
+        }
+      } catch (IOException e) {
+        // the test closed the connection
+      }
+    }), "test-accept");
+    t.setDaemon(true);
+    t.start();
+    return server.getLocalPort();
+  }
+
+  private Socket connect(int port, boolean tls) throws Exception {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+    open.add(s);
+    s.setSoTimeout(10_000);
+    if (!tls) {
+      return s;
+    }
+    SSLSocket ssl = (SSLSocket) trustAll().getSocketFactory().createSocket(s, "localhost", port, true);
+    ssl.startHandshake();
+    return ssl;
+  }
+
+  /** What a client saw of one exchange. */
+  private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] helloBytes, Frames.Frame answer) {}
+
+  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint) throws IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    Frames.Frame challenge = Frames.read(in);
+    assertEquals(Frames.CHALLENGE, challenge.type(), "the job speaks first, with its challenge");
+    DataAuth.Challenge c = DataAuth.challenge(challenge.payload(), challenge.length());
+    assertEquals(Frames.PROTOCOL, c.protocol());
+    byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+    HexFormat hex = HexFormat.of();
+    byte[] hello = JSON.writeValueAsBytes(Map.of("protocol", Frames.PROTOCOL, "nonce", hex.formatHex(nonce),
+        "proof", hex.formatHex(DataAuth.helloProof(proving, c.nonce(), nonce, fingerprint)),
+        "blobs", List.of(hex.formatHex(HASH))));
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
+    return new Exchange(c.nonce(), nonce, hello, Frames.read(in));
+  }
+
+  private static Map<?, ?> json(Frames.Frame f) throws IOException {
+    return JSON.readValue(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8), Map.class);
+  }
+
+  private static String refusal(Frames.Frame f) throws IOException {
+    assertEquals(Frames.ERROR, f.type(), "an ERROR frame");
+    return (String) json(f).get("message");
+  }
+
+  private static boolean closed(Socket s) throws IOException {
+    try {
+      return s.getInputStream().read() == -1;
+    } catch (SocketException reset) {
+      return true;
+    }
+  }
+
+  @Test
+  void aClientWithTheSecretIsServedAndTheJobProvesItselfInReturn() throws Exception {
+    int port = start(null, 10_000, 8);
+    Socket s = connect(port, false);
+    Exchange e = hello(s, secret, DataAuth.NO_FINGERPRINT);
+    assertEquals(Frames.RESULT, e.answer().type());
+    Map<?, ?> welcome = json(e.answer());
+    assertEquals("job-7", welcome.get("jobId"));
+    assertEquals(List.of(HexFormat.of().formatHex(HASH)), welcome.get("missing"), "the blobs this host lacks");
+    assertTrue(DataAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.get("proof")), e.jobNonce(), e.clientNonce(),
+        DataAuth.NO_FINGERPRINT), "the job proves that it holds the secret, over this exchange's nonces");
+    assertNotNull(sessions.poll(5, TimeUnit.SECONDS), "the session runs");
+    Frames.write(s.getOutputStream(), Frames.CALL, 2, new byte[100_000]);
+    assertEquals(100_000, Frames.read(new DataInputStream(s.getInputStream())).length(),
+        "after authentication frames may be large");
+    assertThrowsConnect(port);
+  }
+
+  private static void assertThrowsConnect(int port) {
+    try (Socket late = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      late.setSoTimeout(5_000);
+      assertTrue(closed(late), "the port serves no second client");
+    } catch (IOException refused) {
+      // the port is closed: as intended
+    }
+  }
+
+  @Test
+  void aWrongSecretGetsOneErrorSayingNothingAboutTheSecretAndTheConnectionCloses() throws Exception {
+    int port = start(null, 10_000, 8);
+    Socket s = connect(port, false);
+    String why = refusal(hello(s, SharedSecret.random(), DataAuth.NO_FINGERPRINT).answer());
+    assertTrue(why.startsWith(DataAuth.REFUSED), why);
+    assertFalse(why.contains(secret.hex()), why);
+    assertTrue(closed(s));
+    assertEquals(Frames.RESULT, hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT).answer().type(),
+        "the job still serves its client");
+  }
+
+  @Test
+  void aRecordedHelloCannotBeReplayed() throws Exception {
+    int port = start(null, 10_000, 8);
+    Exchange recorded = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT);
+    assertEquals(Frames.RESULT, recorded.answer().type());
+    int other = start(null, 10_000, 8); // another job, same secret: replays must fail even there
+    Socket s = connect(other, false);
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, recorded.helloBytes());
+    assertTrue(refusal(Frames.read(in)).startsWith(DataAuth.REFUSED), "a fresh challenge defeats the replay");
+  }
+
+  @Test
+  void beforeAuthenticationALargeFrameIsRefusedFromItsHeaderAlone() throws Exception {
+    int port = start(null, 10_000, 8);
+    Socket s = connect(port, false);
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
+    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+    out.writeInt((1 << 30) + 9);
+    out.writeByte(Frames.HELLO);
+    out.writeLong(1);
+    out.flush();
+    String why = refusal(Frames.read(in));
+    assertTrue(why.contains("over the limit of " + Frames.PRE_AUTH_MAX_PAYLOAD), why);
+    assertTrue(closed(s));
+  }
+
+  @Test
+  void anOlderClientIsToldToUseTheSameVersion() throws Exception {
+    Socket s = connect(start(null, 10_000, 8), false);
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, "{\"protocol\":2,\"token\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+    assertTrue(refusal(Frames.read(in)).contains("use the same parl version"));
+  }
+
+  @Test
+  void silentAndGreedyConnectionsDoNotHoldUpTheClient() throws Exception {
+    int port = start(null, 30_000, 8);
+    connect(port, false); // says nothing
+    Socket greedy = connect(port, false);
+    new DataOutputStream(greedy.getOutputStream()).writeInt(Integer.MAX_VALUE);
+    long t0 = System.nanoTime();
+    assertEquals(Frames.RESULT, hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT).answer().type());
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(ms < 5_000, "the client waited " + ms + " ms");
+  }
+
+  @Test
+  void aConnectionThatStallsIsClosedAtTheDeadline() throws Exception {
+    Socket s = connect(start(null, 300, 8), false);
+    assertEquals(Frames.CHALLENGE, Frames.read(new DataInputStream(s.getInputStream())).type());
+    long t0 = System.nanoTime();
+    assertTrue(closed(s));
+    assertTrue((System.nanoTime() - t0) / 1_000_000 < 5_000);
+  }
+
+  @Test
+  void connectionsOverTheBoundAreRefusedAtOnce() throws Exception {
+    int port = start(null, 30_000, 2);
+    for (int i = 0; i < 2; i++) {
+      Socket idle = connect(port, false);
+      assertEquals(Frames.CHALLENGE, Frames.read(new DataInputStream(idle.getInputStream())).type());
+    }
+    Socket third = connect(port, false);
+    assertEquals(DataAuth.BUSY, refusal(Frames.read(new DataInputStream(third.getInputStream()))));
+    assertTrue(closed(third));
+  }
+
+  @Test
+  void withTlsBothProofsAreBoundToTheCertificateTheClientSaw() throws Exception {
+    TlsIdentity a = identity("job-a.p12");
+    int port = start(a, 10_000, 8);
+    String why = refusal(hello(connect(port, true), secret, DataAuth.NO_FINGERPRINT).answer());
+    assertTrue(why.startsWith(DataAuth.REFUSED), "a proof without the certificate (a relay in clear): " + why);
+    byte[] other = identity("job-b.p12").fingerprint();
+    why = refusal(hello(connect(port, true), secret, other).answer());
+    assertTrue(why.startsWith(DataAuth.REFUSED), "a proof over another certificate (a relay with its own): " + why);
+    SSLSocket s = (SSLSocket) connect(port, true);
+    byte[] shown = DataAuth.fingerprint(s.getSession().getPeerCertificates()[0]);
+    assertArrayEquals(a.fingerprint(), shown);
+    Exchange e = hello(s, secret, shown);
+    assertEquals(Frames.RESULT, e.answer().type());
+    byte[] proof = DataAuth.bytes32(json(e.answer()).get("proof"));
+    assertTrue(DataAuth.verifyWelcome(secret, proof, e.jobNonce(), e.clientNonce(), shown));
+    assertFalse(DataAuth.verifyWelcome(secret, proof, e.jobNonce(), e.clientNonce(), other),
+        "the job's proof does not hold for another certificate");
+  }
+
+  @Test
+  void aPlainTextPeerOnATlsPortIsToldNothing() throws Exception {
+    int port = start(identity("job-a.p12"), 2_000, 8);
+    Socket s = connect(port, false);
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, "{}".getBytes(StandardCharsets.UTF_8));
+    byte[] got = readToEnd(s.getInputStream());
+    assertTrue(got.length < Frames.HEADER || got[4] != Frames.CHALLENGE, "no challenge in clear");
+  }
+
+  private static byte[] readToEnd(InputStream in) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try {
+      int c = in.read();
+      while (c >= 0) {
+        b.write(c);
+        c = in.read();
+      }
+    } catch (SocketException reset) {
+      // closed with a reset
+    }
+    return b.toByteArray();
+  }
+
+  /** A key and certificate made with keytool for these tests (password {@code testtest}). */
+  static TlsIdentity identity(String resource) throws Exception {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = DataServerTest.class.getResourceAsStream(resource)) {
+      ks.load(in, "testtest".toCharArray());
+    }
+    return new TlsIdentity((PrivateKey) ks.getKey("job", "testtest".toCharArray()), (X509Certificate) ks.getCertificate("job"));
+  }
+
+  static SSLContext trustAll() throws GeneralSecurityException {
+    SSLContext ctx = SSLContext.getInstance("TLSv1.3");
+    X509TrustManager trustAll = new X509TrustManager() {
+      @Override
+      public void checkClientTrusted(X509Certificate[] chain, String authType) {
+        // a test client
+      }
+
+      @Override
+      public void checkServerTrusted(X509Certificate[] chain, String authType) {
+        // checked through the proofs
+      }
+
+      @Override
+      public X509Certificate[] getAcceptedIssuers() {
+        return new X509Certificate[0];
+      }
+    };
+    ctx.init(null, new TrustManager[] {trustAll}, null);
+    return ctx;
+  }
+}
