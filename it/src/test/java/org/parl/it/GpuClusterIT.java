@@ -254,7 +254,9 @@ class GpuClusterIT {
       assertEquals("ok", s.getString("invariant"));
       assertEquals(Set.of(w4, w2), workerIds(s));
       assertEquals(0, s.getJsonArray("jobs").size(), "the lost job holds nothing");
-      assertFalse(member.map(Addresses.JOBS_MAP).containsKey(onW3.getString("jobId")));
+      // the jobs map is written apart from the workers map: wait for its own write
+      Await.until("the lost job leaving the jobs map", Duration.ofSeconds(15),
+          () -> !member.map(Addresses.JOBS_MAP).containsKey(onW3.getString("jobId")));
       assertEquals(List.of(0, 1, 2, 3), ids(member.map(Addresses.WORKERS_MAP).get(w4), "worker_vacant_gpus"));
       assertEquals(List.of(0, 1), ids(member.map(Addresses.WORKERS_MAP).get(w2), "worker_vacant_gpus"));
     }
