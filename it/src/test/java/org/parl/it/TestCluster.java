@@ -12,6 +12,7 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.demo.FakeNvidiaSmi;
+import org.parl.security.ClusterToken;
 import org.parl.wire.ClassPaths;
 
 /**
@@ -59,6 +60,19 @@ public final class TestCluster implements AutoCloseable {
     return p.awaitLine("parl worker (w-\\w+) ready", START).group(1);
   }
 
+  /** The file holding the cluster token, which the master created in this cluster's PARL_HOME. */
+  public Path tokenFile() {
+    return home.resolve("token");
+  }
+
+  /**
+   * Options to connect to this cluster, with its token file, the way a user on another host would
+   * name it (this test JVM has no PARL_HOME of the cluster's).
+   */
+  public ConnectOptions options() {
+    return new ConnectOptions(address).setTokenFile(tokenFile());
+  }
+
   /** The cluster token the master created in this cluster's PARL_HOME. */
   public String token() {
     try {
@@ -93,8 +107,14 @@ public final class TestCluster implements AutoCloseable {
     return p;
   }
 
-  /** A client of this cluster, closed (freeing its actors) when the cluster is. */
+  /**
+   * A client of this cluster, closed (freeing its actors) when the cluster is. It presents the
+   * cluster's token file unless the options name a token or a token file of their own.
+   */
   public ParlClient connect(ConnectOptions options) {
+    if (options.getToken() == null && options.getTokenFile() == null) {
+      options.setTokenFile(tokenFile());
+    }
     ParlClient client = Parl.connect(options.setAddress(address));
     others.add(0, client);
     return client;
@@ -106,7 +126,7 @@ public final class TestCluster implements AutoCloseable {
 
   public synchronized TestMember member() throws Exception {
     if (member == null) {
-      member = TestMember.join(address);
+      member = TestMember.join(address, ClusterToken.find(tokenFile()));
     }
     return member;
   }
