@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import org.parl.ConnectOptions;
@@ -94,15 +95,20 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  /** Runs a Java main class of the test class path as its own process (a user program). */
+  /** Runs a Java main class of the test class path as its own process (a user program) on this cluster's host. */
   public ParlProcess program(Class<?> main, String... args) throws Exception {
+    return program(ParlProcess.env(home), main, args);
+  }
+
+  /** Runs a Java main class of the test class path as its own process, with the given environment. */
+  public ParlProcess program(Map<String, String> env, Class<?> main, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
     cmd.add(String.join(java.io.File.pathSeparator, ClassPaths.current().stream().map(Path::toString).toList()));
     cmd.add(main.getName());
     cmd.addAll(List.of(args));
-    ParlProcess p = ParlProcess.startCommand(ParlProcess.env(home), main.getSimpleName(), cmd);
+    ParlProcess p = ParlProcess.startCommand(env, main.getSimpleName(), cmd);
     others.add(p);
     return p;
   }

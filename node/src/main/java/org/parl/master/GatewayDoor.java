@@ -31,20 +31,27 @@ final class GatewayDoor {
   private final Vertx vertx;
   private final ClusterToken token;
   private final byte[] fingerprint;
+  private final long deadlineMs;
 
   /** @param fingerprint SHA-256 of the certificate the gateway presents */
   GatewayDoor(Vertx vertx, ClusterToken token, byte[] fingerprint) {
+    this(vertx, token, fingerprint, GatewayAuth.DEADLINE_MS);
+  }
+
+  /** With another deadline than {@link GatewayAuth#DEADLINE_MS}, for tests. */
+  GatewayDoor(Vertx vertx, ClusterToken token, byte[] fingerprint, long deadlineMs) {
     this.vertx = vertx;
     this.token = token;
     this.fingerprint = fingerprint.clone();
+    this.deadlineMs = deadlineMs;
   }
 
   /** Challenges the session's peer; once it has authenticated, its lines go to {@code served}. */
   void admit(GatewaySession session, Handler<Buffer> served) {
     ServerHandshake handshake = new ServerHandshake(token, fingerprint);
-    long deadline = vertx.setTimer(GatewayAuth.DEADLINE_MS, t -> {
+    long deadline = vertx.setTimer(deadlineMs, t -> {
       if (!session.authenticated()) {
-        refuse(session, null, "no authentication within " + GatewayAuth.DEADLINE_MS / 1000 + " s");
+        refuse(session, null, "no authentication within " + deadlineMs + " ms");
       }
     });
     JsonLines.LineReader[] reader = new JsonLines.LineReader[1];

@@ -124,10 +124,16 @@ public final class GatewayVerticle extends VerticleBase {
             .setSsl(true).setKeyCertOptions(keys.keyCert())
             .setSslHandshakeTimeout(GatewayAuth.DEADLINE_MS).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS))
         .connectHandler(this::accept)
-        .exceptionHandler(e -> log.warn("gateway refused a connection at the TLS handshake: {}", e.getMessage()))
+        .exceptionHandler(e -> log.warn("gateway refused a connection at the TLS handshake: {}", tlsFailure(e)))
         .listen()
         .onSuccess(server -> actualPort = server.actualPort());
     return Future.all(hashed, listening);
+  }
+
+  /** A TLS failure in a few words: Netty's messages may quote a whole record of what the peer sent. */
+  private static String tlsFailure(Throwable e) {
+    String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+    return why.length() > 120 ? why.substring(0, 120) + "..." : why;
   }
 
   private <R extends GatewayRequest> void on(Class<R> type, BiConsumer<GatewaySession, R> handler) {
