@@ -1,5 +1,6 @@
 package org.parl;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,8 @@ public class ConnectOptions {
   private List<String> distributedFiles = new ArrayList<>();
   private Duration resourceWaitTimeout = Duration.ofSeconds(300);
   private Duration connectTimeout = Duration.ofSeconds(10);
+  private Path tokenFile;
+  private String token;
 
   public ConnectOptions() {}
 
@@ -64,6 +67,47 @@ public class ConnectOptions {
 
   public ConnectOptions setConnectTimeout(Duration timeout) {
     this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+    return this;
+  }
+
+  /** The file holding the cluster token, or null (the default): see {@link #setTokenFile}. */
+  public Path getTokenFile() {
+    return tokenFile;
+  }
+
+  /**
+   * The file holding the cluster token (SPEC §9), such as a copy of the master's
+   * {@code $PARL_HOME/token}; it must be readable by its owner only (mode 600). Without it (and
+   * without {@link #setToken}), the client looks, in order, at {@code PARL_TOKEN} (the value),
+   * the file named by {@code PARL_TOKEN_FILE}, then {@code $PARL_HOME/token} ({@code PARL_HOME}
+   * defaults to {@code ~/.parl}), so that on the master's host nothing needs setting.
+   * {@code Parl.connect} fails with {@link AuthenticationException}, naming where it looked, when
+   * no token is found there or the master does not accept it. The token itself never crosses the
+   * network: the client proves that it holds it.
+   *
+   * @param file the token file, or null to look in the usual places
+   */
+  public ConnectOptions setTokenFile(Path file) {
+    this.tokenFile = file;
+    return this;
+  }
+
+  /** The cluster token given as a value, or null (the default): see {@link #setToken}. */
+  public String getToken() {
+    return token;
+  }
+
+  /**
+   * The cluster token itself (the content of the master's {@code $PARL_HOME/token}), ahead of
+   * {@link #setTokenFile} and of every other place the client would look. Prefer a token file or
+   * {@code PARL_TOKEN}, which keep the secret out of the program's code and arguments.
+   * {@code Parl.connect} fails with {@link AuthenticationException} when it is malformed or the
+   * master does not accept it.
+   *
+   * @param token the token, or null to look for it as {@link #setTokenFile} says
+   */
+  public ConnectOptions setToken(String token) {
+    this.token = token;
     return this;
   }
 }

@@ -16,7 +16,8 @@ import org.parl.spi.ClientConnector;
  * }</pre>
  *
  * <p>Every method fails with a {@link ParlException} subclass; a plain {@link ParlException} when
- * no master answers at the address.
+ * no master answers at the address, and an {@link AuthenticationException} when the cluster token
+ * is missing or is not the cluster's (see {@link ConnectOptions#setTokenFile} for where it is looked for).
  */
 public final class Parl {
 

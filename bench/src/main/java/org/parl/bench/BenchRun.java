@@ -3,17 +3,21 @@ package org.parl.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +47,8 @@ public final class BenchRun {
   private final Report report = new Report();
   private final JavaCommand java;
   private Path dir;
+  /** The token of the clusters the benchmark starts itself. */
+  private Path token;
 
   private BenchRun(Options options, JavaCommand java) {
     this.options = options;
@@ -58,6 +64,7 @@ public final class BenchRun {
   private BenchResult execute() throws Exception {
     long started = System.nanoTime();
     dir = Files.createTempDirectory("parl-bench");
+    token = ownToken(dir);
     report.context("mode", plan.mode());
     report.context("cores", Runtime.getRuntime().availableProcessors());
     report.context("cpu", cpuModel());
@@ -76,11 +83,11 @@ public final class BenchRun {
       if (options.address() == null) {
         log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
             LocalCluster.CPUS, LocalCluster.GPUS);
-        own = LocalCluster.startCpu(children, java, dir);
+        own = LocalCluster.startCpu(children, java, dir, token);
       } else {
         log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
       }
-      LocalCluster gpu = LocalCluster.startGpu(children, java, dir);
+      LocalCluster gpu = LocalCluster.startGpu(children, java, dir, token);
       try (TcpEcho tcp = new TcpEcho(echoPort)) {
         cpuCluster(children, own, gpu, tcp);
         if (own != null) {
@@ -106,7 +113,8 @@ public final class BenchRun {
     String address = own != null ? own.address() : options.address();
     JobPool pool = own != null ? JobPool.watching(own.master.pid()) : JobPool.pausing(REMOTE_PAUSE_MS);
     int warmJobs = own != null ? LocalCluster.CPUS : 0;
-    try (ParlClient parl = connect(address)) {
+    Path clusterToken = own != null ? token : null; // a cluster given by address: its token is found as usual
+    try (ParlClient parl = connect(address, clusterToken)) {
       if (!"cpu".equals(parl.clusterType())) {
         throw new IllegalStateException("the cluster at " + address + " is a " + parl.clusterType()
             + " cluster; give the address of a CPU cluster (the GPU part runs on a cluster the benchmark starts)");
@@ -128,7 +136,7 @@ public final class BenchRun {
         actors.forEach(RemoteActor::close);
       }
       new CreateBenchmark(plan, parl, pool, warmJobs, own != null ? LocalCluster.CPUS - 1 : 0, report).run();
-      new ConnectBenchmark(plan, java, children, dir, address, pool, warmJobs, report).run();
+      new ConnectBenchmark(plan, java, children, dir, address, clusterToken, pool, warmJobs, report).run();
     }
     if (own != null) {
       children.stop(own.master);
@@ -141,8 +149,8 @@ public final class BenchRun {
    */
   private void encryptedCluster(ChildProcesses children, TcpEcho tcp) throws Exception {
     log.info("starting a CPU cluster with --encrypt-data (a master whose local worker lends {} CPUs)", LocalCluster.CPUS);
-    LocalCluster tls = LocalCluster.startCpuEncrypted(children, java, dir);
-    try (ParlClient parl = connect(tls.address())) {
+    LocalCluster tls = LocalCluster.startCpuEncrypted(children, java, dir, token);
+    try (ParlClient parl = connect(tls.address(), token)) {
       JobPool.watching(tls.master.pid()).awaitIdle(LocalCluster.CPUS);
       List<RemoteActor<BenchActor>> actors = new ArrayList<>();
       try {
@@ -173,14 +181,23 @@ public final class BenchRun {
   }
 
   private void gpuCluster(ChildProcesses children, LocalCluster gpu) throws Exception {
-    try (ParlClient parl = connect(gpu.address())) {
+    try (ParlClient parl = connect(gpu.address(), token)) {
       new GpuCreateBenchmark(plan, parl, JobPool.watching(gpu.master.pid()), LocalCluster.GPUS, report).run();
     }
     children.stop(gpu.master);
   }
 
-  private static ParlClient connect(String address) {
-    return Parl.connect(address);
+  /** @param tokenFile the cluster's token file, or null to find the token as users do */
+  private static ParlClient connect(String address, Path tokenFile) {
+    return Parl.connect(new ConnectOptions(address).setTokenFile(tokenFile));
+  }
+
+  /** A fresh cluster token (mode 600) for the clusters the benchmark starts. */
+  private static Path ownToken(Path dir) throws IOException {
+    Path file = dir.resolve("token");
+    Files.writeString(file, HexFormat.of().formatHex(ClusterToken.nonce(32)) + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
   }
 
   private static String cpuModel() {

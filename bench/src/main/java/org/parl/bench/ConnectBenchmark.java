@@ -29,17 +29,20 @@ final class ConnectBenchmark {
   private final ChildProcesses children;
   private final Path dir;
   private final String address;
+  private final Path tokenFile;
   private final JobPool pool;
   private final int warmJobs;
   private final Report report;
 
-  ConnectBenchmark(BenchPlan plan, JavaCommand java, ChildProcesses children, Path dir, String address, JobPool pool,
-      int warmJobs, Report report) {
+  /** @param tokenFile the cluster's token file, or null when the probes find the token as users do */
+  ConnectBenchmark(BenchPlan plan, JavaCommand java, ChildProcesses children, Path dir, String address, Path tokenFile,
+      JobPool pool, int warmJobs, Report report) {
     this.plan = plan;
     this.java = java;
     this.children = children;
     this.dir = dir;
     this.address = address;
+    this.tokenFile = tokenFile;
     this.pool = pool;
     this.warmJobs = warmJobs;
     this.report = report;
@@ -54,7 +57,8 @@ final class ConnectBenchmark {
     for (int i = 0; i < plan.probes(); i++) {
       pool.awaitIdle(warmJobs);
       long t0 = System.nanoTime();
-      ChildProcess p = children.add(ChildProcess.start("probe-" + i, java.program(ConnectProbe.class, List.of(address)),
+      ChildProcess p = children.add(ChildProcess.start("probe-" + i, java.program(ConnectProbe.class,
+          tokenFile == null ? List.of(address) : List.of(address, tokenFile.toString())),
           Map.of(), dir.resolve("probe-" + i + ".log")));
       try {
         Optional<Matcher> connected = p.awaitLine(CONNECTED, 0, TIMEOUT);

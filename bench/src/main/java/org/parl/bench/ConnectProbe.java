@@ -1,6 +1,8 @@
 package org.parl.bench;
 
+import java.nio.file.Path;
 import java.util.Locale;
+import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
@@ -8,7 +10,8 @@ import org.parl.RemoteActor;
 /**
  * A fresh JVM that connects to a cluster the way a user's program does, so that class loading and
  * JIT start-up count: it prints how long {@link Parl#connect(String)} took, then how long the first
- * actor creation and the first call took, and exits.
+ * actor creation and the first call took, and exits. Arguments: the master's address, and the
+ * cluster's token file when the token is not where users keep it.
  *
  * <p>Output: {@code parl bench probe connected} as soon as connected, then
  * {@code parl bench probe: connectMs=.. createMs=.. firstCallMs=..}.
@@ -21,7 +24,8 @@ public final class ConnectProbe {
     int code = 0;
     try {
       long t0 = System.nanoTime();
-      try (ParlClient parl = Parl.connect(args[0])) {
+      ConnectOptions options = new ConnectOptions(args[0]).setTokenFile(args.length > 1 ? Path.of(args[1]) : null);
+      try (ParlClient parl = Parl.connect(options)) {
         long t1 = System.nanoTime();
         System.out.println("parl bench probe connected");
         System.out.flush();

@@ -14,8 +14,8 @@ import org.parl.demo.FakeNvidiaSmi;
 
 /**
  * A cluster the benchmark starts for itself: {@code parl master --port 0} as a child process with
- * a private {@code PARL_HOME}, its local worker lending 4 CPUs (with or without
- * {@code --encrypt-data}), or 4 fake GPUs on a GPU cluster.
+ * a private {@code PARL_HOME} and the benchmark's own token file, its local worker lending 4 CPUs
+ * (with or without {@code --encrypt-data}), or 4 fake GPUs on a GPU cluster.
  * Starting returns at once, so that two clusters can start side by side; {@link #address()} waits
  * until the master says it is ready.
  */
@@ -37,18 +37,20 @@ final class LocalCluster {
     this.children = children;
   }
 
-  static LocalCluster startCpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
-    return start(children, java, dir, "cpu", List.of("--cpus", String.valueOf(CPUS)));
+  static LocalCluster startCpu(ChildProcesses children, JavaCommand java, Path dir, Path token) throws IOException {
+    return start(children, java, dir, "cpu", List.of("--cpus", String.valueOf(CPUS), "--token-file", token.toString()));
   }
 
   /** A CPU cluster whose data path is encrypted ({@code --encrypt-data}). */
-  static LocalCluster startCpuEncrypted(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
-    return start(children, java, dir, "cpu-tls", List.of("--cpus", String.valueOf(CPUS), "--encrypt-data"));
+  static LocalCluster startCpuEncrypted(ChildProcesses children, JavaCommand java, Path dir, Path token) throws IOException {
+    return start(children, java, dir, "cpu-tls", List.of("--cpus", String.valueOf(CPUS), "--encrypt-data",
+        "--token-file", token.toString()));
   }
 
-  static LocalCluster startGpu(ChildProcesses children, JavaCommand java, Path dir) throws IOException {
+  static LocalCluster startGpu(ChildProcesses children, JavaCommand java, Path dir, Path token) throws IOException {
     Path smi = FakeNvidiaSmi.write(dir, GPUS);
-    return start(children, java, dir, "gpu", List.of("--gpu-cluster", "--nvidia-smi", smi.toString()));
+    return start(children, java, dir, "gpu", List.of("--gpu-cluster", "--nvidia-smi", smi.toString(),
+        "--token-file", token.toString()));
   }
 
   private static LocalCluster start(ChildProcesses children, JavaCommand java, Path dir, String kind, List<String> extra)

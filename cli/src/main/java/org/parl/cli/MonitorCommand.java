@@ -59,7 +59,7 @@ public final class MonitorCommand implements Callable<Integer> {
     }
     String bindHost = host.reachableFrom(master);
     ClusterToken token = tokenOption.find();
-    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor"));
+    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor", token));
     if (port != null) {
       Ports.claim(bindHost, port, "--port");
     }

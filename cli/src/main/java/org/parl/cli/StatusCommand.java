@@ -5,11 +5,14 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.parl.AuthenticationException;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.ClusterFiles;
 import org.parl.node.NodeFailure;
+import org.parl.security.ClusterToken;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,6 +29,9 @@ public final class StatusCommand implements Callable<Integer> {
   @Option(names = "--address", paramLabel = "HOST:PORT", description = "Ask only this master.")
   String address;
 
+  @Mixin
+  TokenOption tokenOption;
+
   @Override
   public Integer call() {
     List<HostPort> targets = new ArrayList<>();
@@ -40,14 +46,28 @@ public final class StatusCommand implements Callable<Integer> {
         targets.add(HostPort.parse(c.getString("address")));
       }
     }
+    if (targets.isEmpty()) {
+      throw new NodeFailure("no parl cluster runs on this host (start one with 'bin/parl master')");
+    }
+    ClusterToken token = tokenOption.find();
     int reached = 0;
+    AuthenticationException refused = null;
     for (HostPort t : targets) {
       try {
-        System.out.println(line(t, BlockingGateway.hello(t, "status")));
+        System.out.println(line(t, BlockingGateway.hello(t, "status", token)));
         reached++;
       } catch (NodeFailure e) {
         System.out.println(t + "  unreachable: " + e.getMessage());
+      } catch (AuthenticationException e) {
+        if (targets.size() == 1) {
+          throw e; // one sentence, exit 1
+        }
+        refused = e;
+        System.out.println(t + "  refused: the cluster token from " + token.source() + " is not this cluster's");
       }
+    }
+    if (reached == 0 && refused != null) {
+      throw refused;
     }
     if (reached == 0) {
       throw new NodeFailure(address != null ? "no parl master answers at " + address

@@ -9,6 +9,7 @@ import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
 import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
+import org.parl.security.ClusterToken;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;
@@ -52,6 +53,9 @@ public final class WorkerCommand implements Callable<Integer> {
   GpuOptions gpuOptions;
 
   @Mixin
+  TokenOption tokenOption;
+
+  @Mixin
   DetachOption detach;
 
   @Override
@@ -67,10 +71,12 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
     String bindHost = host.reachableFrom(master);
+    // before detaching, so that a missing or refused token is reported here
+    ClusterToken token = tokenOption.find();
     if (detach.detach) {
       return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
     }
-    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker"));
+    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker", token));
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);

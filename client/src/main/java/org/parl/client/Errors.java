@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import org.parl.ActorLostException;
+import org.parl.AuthenticationException;
 import org.parl.ClusterMismatchException;
 import org.parl.InvalidRequestException;
 import org.parl.ParlException;
@@ -28,6 +29,7 @@ final class Errors {
       case RESOURCE -> new ResourceException(message);
       case MISMATCH -> new ClusterMismatchException(message);
       case INVALID, NOT_FOUND -> new InvalidRequestException(message);
+      case UNAUTHENTICATED -> new AuthenticationException(message);
       case LOST -> new ActorLostException(message);
       case REMOTE -> new RemoteException(message, "?", null, List.of());
       case SERIALIZATION -> new RemoteSerializationException(message);

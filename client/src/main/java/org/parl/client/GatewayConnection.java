@@ -9,19 +9,27 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.parl.ActorLostException;
+import org.parl.AuthenticationException;
 import org.parl.ParlException;
+import org.parl.net.HostPort;
+import org.parl.security.ClusterToken;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.ClientHandshake;
+import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest;
 
 /**
- * The client's control connection to the master's gateway (typed JSON lines over TCP, see
- * {@code org.parl.wire.gateway}): requests are matched to answers by id, events (a job ended) go
+ * The client's control connection to the master's gateway (typed JSON lines over TLS, see
+ * {@code org.parl.wire.gateway}), authenticated with the cluster token before anything is sent:
+ * requests are matched to answers by id, events (a job ended) go
  * to a handler, and a ping every few seconds keeps the master aware that the client lives. Used on
  * one Vert.x context.
  */
@@ -32,6 +40,7 @@ final class GatewayConnection {
   private final Vertx vertx;
   private final String address;
   private final Map<Long, Promise<GatewayReply.Answer>> pending = new HashMap<>();
+  private final Promise<GatewayReply.Challenge> challenged = Promise.promise();
   /** Held for the connection's lifetime: Vert.x closes a client, and its sockets, once unreachable. */
   private NetClient client;
   private NetSocket socket;
@@ -46,27 +55,69 @@ final class GatewayConnection {
     this.address = address;
   }
 
-  /** A client to connect with; creating one loads many classes, so do it off the event loop. */
+  /**
+   * A client to connect with; creating one loads many classes, so do it off the event loop. It
+   * takes any certificate at the TLS layer (there is no CA to check it against): the authentication
+   * that follows is bound to the certificate shown, so one other than the cluster's fails it.
+   */
   static NetClient netClient(Vertx vertx, long timeoutMs) {
-    return vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true));
+    return vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true)
+        .setSsl(true).setTrustAll(true).setHostnameVerificationAlgorithm("")
+        .setSslHandshakeTimeout(timeoutMs).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS));
   }
 
-  static Future<GatewayConnection> connect(Vertx vertx, NetClient client, String host, int port) {
-    GatewayConnection g = new GatewayConnection(vertx, host + ":" + port);
+  /**
+   * Connects and authenticates with the cluster token (see {@code GatewayAuth}); completes once the
+   * master has proved that it holds the same token, before anything else was sent. Fails with
+   * {@link AuthenticationException} when the master refuses the token or does not prove it, and with
+   * {@link ParlException} when nothing answers like a parl master within {@code timeoutMs}.
+   *
+   * @param codecReady completes once the gateway's codec is warm: no line is read before
+   */
+  static Future<GatewayConnection> connect(Vertx vertx, NetClient client, HostPort master, ClusterToken token,
+      Future<?> codecReady, long timeoutMs) {
+    GatewayConnection g = new GatewayConnection(vertx, master.toString());
     g.client = client;
-    return client.connect(port, host)
-        .recover(e -> Future.failedFuture(new ParlException("cannot reach a parl master at " + host + ":" + port
-            + " (" + e.getMessage() + "): start one with 'bin/parl master --port " + port + "', or check the address", e)))
-        .map(s -> {
-          g.attach(s);
-          return g;
-        });
+    return client.connect(master.port(), master.host())
+        .recover(e -> Future.failedFuture(new ParlException("cannot reach a parl master at " + master
+            + " (" + e.getMessage() + "): start one with 'bin/parl master --port " + master.port()
+            + "', or check the address", e)))
+        .compose(s -> {
+          s.pause(); // until the codec is warm: decoding the challenge must not build it on the event loop
+          return codecReady.compose(ready -> g.authenticate(s, token, timeoutMs));
+        })
+        .map(authenticated -> g);
   }
 
-  private void attach(NetSocket s) {
+  private Future<Void> authenticate(NetSocket s, ClusterToken token, long timeoutMs) {
     socket = s;
+    ClientHandshake handshake;
+    try {
+      handshake = new ClientHandshake(token, GatewayAuth.fingerprint(s.peerCertificates().get(0)));
+    } catch (SSLPeerUnverifiedException | RuntimeException e) {
+      s.close();
+      return Future.failedFuture(new ParlException("the master at " + address + " presented no usable TLS certificate ("
+          + e.getMessage() + "): it is not a parl master of this version"));
+    }
     JsonLines.readLines(s, this::received, bad -> s.close());
     s.closeHandler(v -> lost("the connection to the master at " + address + " closed: the master stopped or died"));
+    long timer = vertx.setTimer(timeoutMs, t -> challenged.tryFail(new ParlException("the master at " + address
+        + " did not start authentication within " + timeoutMs + " ms: check the address, and that it runs this parl version")));
+    s.resume();
+    return challenged.future()
+        .compose(c -> request(id -> handshake.answer(c, id), GatewayReply.Authenticated.class, timeoutMs))
+        .recover(e -> Future.failedFuture(e instanceof AuthenticationException ? ClientHandshake.refused(address, token)
+            : e instanceof ActorLostException ? new ParlException("the master at " + address
+                + " closed the connection during authentication: check the address, and that it runs this parl version")
+            : e))
+        .compose(proven -> handshake.verify(proven) ? Future.<Void>succeededFuture()
+            : Future.failedFuture(ClientHandshake.unproven(address, token)))
+        .onComplete(ar -> vertx.cancelTimer(timer))
+        .onSuccess(v -> startPings())
+        .onFailure(e -> close());
+  }
+
+  private void startPings() {
     pingTimer = vertx.setPeriodic(PING_MS, t -> request(GatewayRequest.Ping::new, GatewayReply.Done.class, PING_MS * 3)
         .onFailure(e -> {
           if (!closed) {
@@ -124,7 +175,9 @@ final class GatewayConnection {
       socket.close(); // not a parl master, or a different version of one
       return;
     }
-    if (reply instanceof GatewayReply.JobEnded e) {
+    if (reply instanceof GatewayReply.Challenge c) {
+      challenged.tryComplete(c);
+    } else if (reply instanceof GatewayReply.JobEnded e) {
       onJobEnded.accept(e);
     } else if (reply instanceof GatewayReply.Answer a && a.requestId() != null) {
       Promise<GatewayReply.Answer> p = pending.remove(a.requestId());
@@ -137,6 +190,7 @@ final class GatewayConnection {
   private void lost(String why) {
     boolean wasOpen = !closed;
     closed = true;
+    challenged.tryFail(new ActorLostException(why));
     vertx.cancelTimer(pingTimer);
     for (Promise<GatewayReply.Answer> p : Map.copyOf(pending).values()) {
       p.tryFail(new ActorLostException(why));

@@ -24,6 +24,7 @@ import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
 import org.parl.net.HostPort;
 import org.parl.net.Hostnames;
+import org.parl.security.ClusterToken;
 import org.parl.wire.Frames;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
@@ -71,22 +72,29 @@ public final class ParlClientImpl implements ParlClient {
     gateway.onLost(why -> lostReason = why);
   }
 
+  /**
+   * Connects to the master named by the options and authenticates with the cluster token. Fails with
+   * {@link org.parl.AuthenticationException} when no token is found (the message says where it looked)
+   * or the master does not accept it, with {@link ParlException} when no master answers.
+   */
   public static Future<ParlClient> connect(Vertx given, ConnectOptions options) {
     HostPort master = master(options.getAddress());
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
-    // class loading of the codec and the network client takes a while: not on the event loop
+    long timeoutMs = options.getConnectTimeout().toMillis();
+    // reading the token file, and class loading of the codec and the network client, take a while: not on the event loop
+    Future<ClusterToken> token = vertx.executeBlocking(() -> token(options), false);
     Future<Void> gatewayCodec = vertx.executeBlocking(() -> {
       GatewayCodec.warmUp();
       return null;
     }, false);
     ValueCodec codec = new ValueCodec();
-    var netClient = GatewayConnection.netClient(vertx, options.getConnectTimeout().toMillis());
+    var netClient = GatewayConnection.netClient(vertx, timeoutMs);
     Promise<ParlClient> result = Promise.promise();
-    ctx.runOnContext(v -> GatewayConnection.connect(vertx, netClient, master.host(), master.port())
-        .compose(g -> gatewayCodec.transform(ignored -> Future.succeededFuture(g)))
-        .compose(g -> g.request(ParlClientImpl::hello, GatewayReply.Welcome.class, options.getConnectTimeout().toMillis())
+    ctx.runOnContext(v -> token
+        .compose(t -> GatewayConnection.connect(vertx, netClient, master, t, gatewayCodec, timeoutMs))
+        .compose(g -> g.request(ParlClientImpl::hello, GatewayReply.Welcome.class, timeoutMs)
             .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
             .onFailure(e -> g.close()))
         .onComplete(ar -> {
@@ -96,6 +104,12 @@ public final class ParlClientImpl implements ParlClient {
           result.handle(ar);
         }));
     return result.future();
+  }
+
+  /** The cluster token: the options' own, else as SPEC §9 says; {@code AuthenticationException} when there is none. */
+  private static ClusterToken token(ConnectOptions options) {
+    return options.getToken() != null ? ClusterToken.of(options.getToken(), "ConnectOptions.setToken")
+        : ClusterToken.find(options.getTokenFile());
   }
 
   private static HostPort master(String address) {

@@ -6,11 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
@@ -46,31 +44,24 @@ class BadInputIT {
     }
   }
 
-  /** A raw JSON-lines connection to the gateway. */
+  /** A raw JSON-lines connection to the gateway, authenticated with the cluster's token by hand. */
   private final class Gateway implements AutoCloseable {
-    final Socket socket;
-    final BufferedReader in;
-    final OutputStream out;
+    final GatewayPeer peer;
 
     Gateway() throws Exception {
-      String[] hp = cluster.address.split(":");
-      socket = new Socket(hp[0], Integer.parseInt(hp[1]));
-      socket.setSoTimeout(30_000);
-      in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      out = socket.getOutputStream();
+      peer = GatewayPeer.authenticated(cluster.address, ClusterToken.find(cluster.tokenFile()));
     }
 
     JsonObject ask(String line) throws Exception {
-      out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      String answer = in.readLine();
+      peer.send(line);
+      String answer = peer.readLine();
       assertNotNull(answer, "the gateway closed the connection after: " + line);
       return new JsonObject(answer);
     }
 
     @Override
     public void close() throws Exception {
-      socket.close();
+      peer.close();
     }
   }
 
@@ -107,12 +98,12 @@ class BadInputIT {
       assertEquals("Done", g.ask("{\"type\":\"Ping\",\"id\":13}").getString("type"), "the session still works");
     }
     try (Gateway g = new Gateway()) {
-      g.out.write(new byte[2 << 20]);
-      g.out.write('\n');
-      g.out.flush();
-      String answer = g.in.readLine();
+      byte[] huge = new byte[(2 << 20) + 1];
+      huge[huge.length - 1] = '\n';
+      g.peer.write(huge);
+      String answer = g.peer.readLine();
       assertTrue(answer == null || answer.contains("longer than"), "an oversized line is refused: " + answer);
-    } catch (java.net.SocketException closed) {
+    } catch (java.io.IOException closed) {
       // the gateway closed the connection while the line was still being sent: refused too
     }
     JsonObject after = cluster.awaitSnapshot(s -> s.getJsonArray("jobs").isEmpty(), Duration.ofSeconds(10));

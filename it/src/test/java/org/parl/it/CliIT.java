@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,9 @@ class CliIT {
   void setUp() throws IOException {
     home = Files.createTempDirectory("parl-cli-it");
     smi4 = FakeNvidiaSmi.write(home.resolve("bin"), 4);
+    // a host that holds a cluster token, as one does after 'bin/parl master' ran there or the file was copied
+    Files.writeString(home.resolve("token"), "c11".repeat(22) + "\n");
+    Files.setPosixFilePermissions(home.resolve("token"), PosixFilePermissions.fromString("rw-------"));
   }
 
   @AfterAll

@@ -225,7 +225,7 @@ class CpuActorsIT {
 
   @Test
   void closingTheClientFreesEverything() throws Exception {
-    ParlClient other = Parl.connect(cluster.address);
+    ParlClient other = Parl.connect(cluster.options());
     assertNotNull(other.id());
     other.actor(Counter.class, CounterImpl.class).create();
     other.actor(Counter.class, CounterImpl.class).createAsync().await();

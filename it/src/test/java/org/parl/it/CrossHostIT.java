@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -68,6 +70,9 @@ class CrossHostIT {
     address = m.group(1);
     workerA = m.group(2);
     assertTrue(address.startsWith(a.address + ":"), "the master advertises its --host: " + address);
+    // what a user does to add a host: copy the master's token file there
+    copyToken(homeA, home(b));
+    copyToken(homeA, home(c));
     Path homeB = home(b);
     worker = b.parl(ParlProcess.env(homeB), "worker", "--address", address, "--host", b.address,
         "--nvidia-smi", FakeNvidiaSmi.write(homeB.resolve("bin"), 2).toString());
@@ -236,6 +241,11 @@ class CrossHostIT {
     }
     cp.add(root.resolve("it/target/test-classes"));
     return cp;
+  }
+
+  private static void copyToken(Path from, Path to) throws IOException {
+    Files.copy(from.resolve("token"), to.resolve("token"), StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(to.resolve("token"), PosixFilePermissions.fromString("rw-------"));
   }
 
   /** The host's PARL_HOME, as if each host were its own machine. */

@@ -25,7 +25,7 @@ class MasterDeathIT {
     try (TestCluster cluster = TestCluster.start(0, "--cpus", "1")) {
       ParlProcess[] worker = new ParlProcess[1];
       String workerId = cluster.addWorker(worker, "--cpus", "2");
-      ParlClient parl = Parl.connect(cluster.address);
+      ParlClient parl = Parl.connect(cluster.options());
       RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).cpus(2).createAsync().await();
       assertEquals(workerId, a.workerId());
       long jobPid = a.call(Counter::pid).await();

@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.demo.FakeNvidiaSmi;
+import org.parl.security.ClusterToken;
 import org.parl.wire.ClassPaths;
 
 /**
@@ -59,6 +61,19 @@ public final class TestCluster implements AutoCloseable {
     return p.awaitLine("parl worker (w-\\w+) ready", START).group(1);
   }
 
+  /** The file holding the cluster token, which the master created in this cluster's PARL_HOME. */
+  public Path tokenFile() {
+    return home.resolve("token");
+  }
+
+  /**
+   * Options to connect to this cluster, with its token file, the way a user on another host would
+   * name it (this test JVM has no PARL_HOME of the cluster's).
+   */
+  public ConnectOptions options() {
+    return new ConnectOptions(address).setTokenFile(tokenFile());
+  }
+
   /** The cluster token the master created in this cluster's PARL_HOME. */
   public String token() {
     try {
@@ -80,21 +95,32 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  /** Runs a Java main class of the test class path as its own process (a user program). */
+  /** Runs a Java main class of the test class path as its own process (a user program) on this cluster's host. */
   public ParlProcess program(Class<?> main, String... args) throws Exception {
+    return program(ParlProcess.env(home), main, args);
+  }
+
+  /** Runs a Java main class of the test class path as its own process, with the given environment. */
+  public ParlProcess program(Map<String, String> env, Class<?> main, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
     cmd.add(String.join(java.io.File.pathSeparator, ClassPaths.current().stream().map(Path::toString).toList()));
     cmd.add(main.getName());
     cmd.addAll(List.of(args));
-    ParlProcess p = ParlProcess.startCommand(ParlProcess.env(home), main.getSimpleName(), cmd);
+    ParlProcess p = ParlProcess.startCommand(env, main.getSimpleName(), cmd);
     others.add(p);
     return p;
   }
 
-  /** A client of this cluster, closed (freeing its actors) when the cluster is. */
+  /**
+   * A client of this cluster, closed (freeing its actors) when the cluster is. It presents the
+   * cluster's token file unless the options name a token or a token file of their own.
+   */
   public ParlClient connect(ConnectOptions options) {
+    if (options.getToken() == null && options.getTokenFile() == null) {
+      options.setTokenFile(tokenFile());
+    }
     ParlClient client = Parl.connect(options.setAddress(address));
     others.add(0, client);
     return client;
@@ -106,7 +132,7 @@ public final class TestCluster implements AutoCloseable {
 
   public synchronized TestMember member() throws Exception {
     if (member == null) {
-      member = TestMember.join(address);
+      member = TestMember.join(address, ClusterToken.find(tokenFile()));
     }
     return member;
   }

@@ -23,6 +23,7 @@ import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.Request;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
+import org.parl.security.ClusterToken;
 
 /**
  * The test JVM as a lite member of a cluster under test: it sends event-bus messages to the
@@ -57,8 +58,8 @@ public final class TestMember implements AutoCloseable {
     this.info = info;
   }
 
-  public static TestMember join(String masterAddress) throws Exception {
-    ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress));
+  public static TestMember join(String masterAddress, ClusterToken token) throws Exception {
+    ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress), token);
     ClusterNode node = ClusterNode.start(
         HazelcastSettings.build(null, info.clusterName(), "127.0.0.1", info.hazelcast(), "test", true), "127.0.0.1")
         .await(60, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package org.parl.master;
 
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
@@ -14,8 +15,9 @@ import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest.ClientHello;
 
 /**
- * One connection to the master's gateway. A client's session lives as long as its socket: when
- * it closes, the client is gone and its jobs are stopped. Touched only on the gateway's context.
+ * One connection to the master's gateway. Nothing is served to it before it has authenticated
+ * ({@link GatewayDoor}). A client's session lives as long as its socket: when it closes, the client
+ * is gone and its jobs are stopped. Touched only on the gateway's context.
  */
 final class GatewaySession {
 
@@ -25,6 +27,7 @@ final class GatewaySession {
   private final Map<String, String> jobs = new LinkedHashMap<>();
   private String clientId;
   private ClientHello hello;
+  private boolean authenticated;
   private boolean closed;
 
   GatewaySession(NetSocket socket) {
@@ -41,6 +44,23 @@ final class GatewaySession {
 
   boolean closed() {
     return closed;
+  }
+
+  NetSocket socket() {
+    return socket;
+  }
+
+  /** The peer's address, for log lines. */
+  String peer() {
+    return String.valueOf(socket.remoteAddress());
+  }
+
+  boolean authenticated() {
+    return authenticated;
+  }
+
+  void markAuthenticated() {
+    authenticated = true;
   }
 
   void becomeClient(String id, ClientHello helloMessage) {
@@ -77,6 +97,15 @@ final class GatewaySession {
       text = text.substring(0, Checks.MAX_TEXT);
     }
     send(new GatewayReply.Failed(requestId, kind, text));
+  }
+
+  /** Sends the one refusal of a peer that did not authenticate, then closes the connection. */
+  void refuse(Long requestId, String message) {
+    if (!closed) {
+      closed = true;
+      socket.write(Buffer.buffer(GatewayCodec.encode(new GatewayReply.Failed(requestId, ErrorKind.UNAUTHENTICATED, message)))
+          .appendByte((byte) '\n')).onComplete(ar -> socket.close());
+    }
   }
 
   /** The record published in the clients map and shown by the monitor, as JSON text. */

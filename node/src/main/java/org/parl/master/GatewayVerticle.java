@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
@@ -25,13 +26,16 @@ import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.GatewayRequest.Authenticate;
 import org.parl.wire.gateway.GatewayRequest.ClientHello;
 import org.parl.wire.gateway.GatewayRequest.Create;
 import org.parl.wire.gateway.GatewayRequest.Kill;
@@ -45,10 +49,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The master's client gateway on {@code --port}, speaking the typed JSON-lines protocol of
- * {@code org.parl.wire.gateway}: joining workers and monitors learn the cluster's Hazelcast address
- * here, {@code parl status} asks for a summary, and clients (which are not cluster members) create
- * actors. A create is placed by the {@link Placer}; the answer carries the job's endpoint, which the
- * client then calls directly.
+ * {@code org.parl.wire.gateway} inside TLS with the cluster's certificate. A connection is served
+ * only once it has proved that it holds the cluster token ({@link GatewayDoor}). Joining workers
+ * and monitors learn the cluster's Hazelcast address here, {@code parl status} asks for a summary,
+ * and clients (which are not cluster members) create actors. A create is placed by the
+ * {@link Placer}; the answer carries the job's endpoint, which the client then calls directly.
  */
 public final class GatewayVerticle extends VerticleBase {
 
@@ -61,8 +66,11 @@ public final class GatewayVerticle extends VerticleBase {
   private final String nodeId;
   private final String host;
   private final int port;
+  private final ClusterToken token;
+  private final ClusterKeys keys;
   private final Map<String, GatewaySession> clients = new HashMap<>();
   private final Map<Class<?>, BiConsumer<GatewaySession, GatewayRequest>> handlers = new HashMap<>();
+  private GatewayDoor door;
   private Placer placer;
   private MapPublisher clientsMap;
   private List<RuntimeJar> runtimeJars = List.of();
@@ -74,16 +82,22 @@ public final class GatewayVerticle extends VerticleBase {
    *     for when a node says hello)
    * @param nodeId this member's node id (launches on this very node skip the cluster)
    * @param port the gateway's port; 0 binds a free one (see {@link #port()})
+   * @param token the cluster's token, which every peer must prove that it holds
+   * @param keys the cluster's TLS identity, which the gateway presents
    */
-  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port) {
+  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port, ClusterToken token,
+      ClusterKeys keys) {
     this.info = info;
     this.nodeId = nodeId;
     this.host = host;
     this.port = port;
+    this.token = token;
+    this.keys = keys;
   }
 
   @Override
   public Future<?> start() {
+    door = new GatewayDoor(vertx, token, keys.fingerprint());
     placer = new Placer(vertx, nodeId);
     clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
     on(ClientHello.class, this::clientHello);
@@ -93,6 +107,7 @@ public final class GatewayVerticle extends VerticleBase {
     on(Create.class, this::create);
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
+    on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
     vertx.eventBus().localConsumer(Addresses.JOB_EVENTS, m -> {
       if (m.body() instanceof JobEnded e) {
         jobEnded(e);
@@ -105,11 +120,20 @@ public final class GatewayVerticle extends VerticleBase {
     });
     Future<?> hashed = vertx.executeBlocking(GatewayVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
-            .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true))
+            .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true)
+            .setSsl(true).setKeyCertOptions(keys.keyCert())
+            .setSslHandshakeTimeout(GatewayAuth.DEADLINE_MS).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS))
         .connectHandler(this::accept)
+        .exceptionHandler(e -> log.warn("gateway refused a connection at the TLS handshake: {}", tlsFailure(e)))
         .listen()
         .onSuccess(server -> actualPort = server.actualPort());
     return Future.all(hashed, listening);
+  }
+
+  /** A TLS failure in a few words: Netty's messages may quote a whole record of what the peer sent. */
+  private static String tlsFailure(Throwable e) {
+    String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+    return why.length() > 120 ? why.substring(0, 120) + "..." : why;
   }
 
   private <R extends GatewayRequest> void on(Class<R> type, BiConsumer<GatewaySession, R> handler) {
@@ -134,8 +158,8 @@ public final class GatewayVerticle extends VerticleBase {
 
   private void accept(NetSocket socket) {
     GatewaySession session = new GatewaySession(socket);
-    JsonLines.readLines(socket, line -> received(session, line), bad -> session.fail(null, ErrorKind.INVALID, bad));
     socket.closeHandler(v -> closed(session));
+    door.admit(session, line -> received(session, line));
   }
 
   private void received(GatewaySession session, Buffer line) {

@@ -73,7 +73,7 @@ public final class MasterNode implements AutoCloseable {
     try {
       Vertx vertx = node.vertx();
       Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port());
+      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port(), token, keys);
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);

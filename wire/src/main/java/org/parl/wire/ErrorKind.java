@@ -9,6 +9,8 @@ package org.parl.wire;
 public enum ErrorKind {
   /** A malformed or impossible request: {@code InvalidRequestException}. */
   INVALID(400),
+  /** The peer did not prove that it holds the cluster token: {@code AuthenticationException}. */
+  UNAUTHENTICATED(401),
   /** Unknown job, worker or client: {@code InvalidRequestException}. */
   NOT_FOUND(404),
   /** GPU request on a CPU cluster or the reverse: {@code ClusterMismatchException}. */

@@ -26,17 +26,55 @@ public final class JsonLines {
    * longer than {@link #MAX_LINE} goes to {@code onBad} with a reason, and closes the socket.
    */
   public static void readLines(NetSocket socket, Handler<Buffer> onLine, Consumer<String> onBad) {
-    RecordParser parser = RecordParser.newDelimited("\n", line -> {
-      if (line.length() > 0) {
+    readLines(socket, MAX_LINE, onLine, onBad);
+  }
+
+  /**
+   * Like {@link #readLines(NetSocket, Handler, Consumer)} with a smaller limit to begin with, such
+   * as before a peer has authenticated; the returned reader raises it later. Once a line was too
+   * long, nothing more is read.
+   */
+  public static LineReader readLines(NetSocket socket, int maxLine, Handler<Buffer> onLine, Consumer<String> onBad) {
+    LineReader reader = new LineReader(maxLine);
+    reader.parser = RecordParser.newDelimited("\n", line -> {
+      if (reader.stopped) {
+        return;
+      }
+      if (line.length() > reader.maxLine) { // a whole line can arrive in one read, past the parser's own check
+        reader.refuse(socket, onBad);
+      } else if (line.length() > 0) {
         onLine.handle(line);
       }
     });
-    parser.maxRecordSize(MAX_LINE);
-    parser.exceptionHandler(e -> {
-      onBad.accept("line longer than " + MAX_LINE + " bytes");
-      socket.close();
-    });
-    socket.handler(parser);
+    reader.parser.maxRecordSize(maxLine);
+    reader.parser.exceptionHandler(e -> reader.refuse(socket, onBad));
+    socket.handler(reader.parser);
+    return reader;
+  }
+
+  /** The line reader of one socket. */
+  public static final class LineReader {
+    private RecordParser parser;
+    private int maxLine;
+    private boolean stopped;
+
+    private LineReader(int maxLine) {
+      this.maxLine = maxLine;
+    }
+
+    /** Sets the longest line accepted from now on, at most {@link #MAX_LINE}. */
+    public void maxLine(int max) {
+      maxLine = Math.min(max, MAX_LINE);
+      parser.maxRecordSize(maxLine);
+    }
+
+    private void refuse(NetSocket socket, Consumer<String> onBad) {
+      if (!stopped) {
+        stopped = true;
+        onBad.accept("line longer than " + maxLine + " bytes");
+        socket.close();
+      }
+    }
   }
 
   /**

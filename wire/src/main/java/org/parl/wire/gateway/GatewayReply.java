@@ -25,6 +25,33 @@ public sealed interface GatewayReply {
   }
 
   /**
+   * The first line on every connection, sent unasked: the gateway's fresh nonce, which the peer's
+   * {@link GatewayRequest.Authenticate} must answer.
+   *
+   * @param nonce {@value GatewayAuth#BYTES} bytes in hex
+   */
+  record Challenge(String nonce) implements GatewayReply {
+    public Challenge {
+      GatewayAuth.hex("nonce", nonce);
+    }
+  }
+
+  /**
+   * The answer to a right {@link GatewayRequest.Authenticate}: the gateway's own proof of the token,
+   * which the peer checks before it says anything else (see {@link ServerHandshake}).
+   */
+  record Authenticated(@Required long id, String proof) implements Answer {
+    public Authenticated {
+      GatewayAuth.hex("proof", proof);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /**
    * The answer to {@link GatewayRequest.ClientHello}.
    *
    * @param runtime the jars every job process already has, so that the client does not ship them

@@ -7,7 +7,8 @@ import org.parl.wire.Required;
 /**
  * What a peer sends to the master's gateway, one JSON line each, named by its {@code type}:
  * {@code {"type":"Create","id":7,"cpus":1,"timeoutMs":30000,"actorClass":"my.Actor"}}. Every
- * request carries an id that its answer repeats. A connection says hello first; the kind of hello
+ * request carries an id that its answer repeats. A connection first proves that it holds the
+ * cluster token ({@link Authenticate}, see {@link GatewayAuth}), then says hello; the kind of hello
  * tells what the peer is: a client, a joining worker or monitor, or {@code parl status}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -19,7 +20,23 @@ public sealed interface GatewayRequest {
   /** Longest resource wait a client may ask for. */
   long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
 
-  /** The first request on a connection; which one tells what the peer is. */
+  /**
+   * The answer to the gateway's {@link GatewayReply.Challenge}, and the only request it takes
+   * before: the peer's own nonce and its proof of the token. Answered by
+   * {@link GatewayReply.Authenticated}, or refused (and the connection closed).
+   *
+   * @param nonce the peer's fresh nonce, {@value GatewayAuth#BYTES} bytes in hex
+   * @param proof see {@link ClientHandshake}, in hex
+   */
+  record Authenticate(@Required long id, String nonce, String proof) implements GatewayRequest {
+    public Authenticate {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      GatewayAuth.hex("nonce", nonce);
+      GatewayAuth.hex("proof", proof);
+    }
+  }
+
+  /** The first request after authentication; which one tells what the peer is. */
   sealed interface Hello extends GatewayRequest {}
 
   /** A user program connects: answered by {@link GatewayReply.Welcome}. */

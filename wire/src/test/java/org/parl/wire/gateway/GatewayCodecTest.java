@@ -30,7 +30,8 @@ class GatewayCodecTest {
       new GatewayRequest.StatusHello(4),
       new GatewayRequest.Create(5, 0, 2, 512, 30_000, "my.Actor"),
       new GatewayRequest.Kill(6, "job-1"),
-      new GatewayRequest.Ping(7));
+      new GatewayRequest.Ping(7),
+      new GatewayRequest.Authenticate(8, "ab".repeat(32), "0f".repeat(32)));
 
   private static final List<GatewayReply> REPLIES = List.of(
       new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc"))),
@@ -40,7 +41,14 @@ class GatewayCodecTest {
       new GatewayReply.Done(6),
       new GatewayReply.Failed(7L, ErrorKind.RESOURCE, "no worker had 2 vacant GPU(s)"),
       new GatewayReply.Failed(null, ErrorKind.INVALID, "not valid JSON"),
-      new GatewayReply.JobEnded("job-1", "w-1", "its process exited", true));
+      new GatewayReply.JobEnded("job-1", "w-1", "its process exited", true),
+      new GatewayReply.Challenge("12".repeat(32)),
+      new GatewayReply.Authenticated(8, "e9".repeat(32)),
+      new GatewayReply.Failed(8L, ErrorKind.UNAUTHENTICATED, "authentication failed"));
+
+  /** A nonce and a proof of the right form. */
+  private static final String N = "ab".repeat(32);
+  private static final String Z = "00".repeat(32);
 
   private static Buffer line(String s) {
     return Buffer.buffer(s);
@@ -57,7 +65,7 @@ class GatewayCodecTest {
       assertEquals(r, GatewayCodec.reply(Buffer.buffer(GatewayCodec.encode(r))));
       covered.add(r.getClass().getSimpleName());
     }
-    assertEquals(14, covered.size(), "one instance of every message type: " + covered);
+    assertEquals(17, covered.size(), "one instance of every message type: " + covered);
   }
 
   @Test
@@ -93,7 +101,14 @@ class GatewayCodecTest {
         new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"maxMemoryMb\":-1}", "field 'maxMemoryMb'", "9"},
         new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
         new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
-        new String[] {"{\"type\":\"Welcome\",\"id\":1}", "unknown message type \"Welcome\"; known types are [ClientHello, Create,", "1"});
+        new String[] {"{\"type\":\"Welcome\",\"id\":1}",
+            "unknown message type \"Welcome\"; known types are [Authenticate, ClientHello, Create,", "1"},
+        new String[] {"{\"type\":\"Authenticate\",\"id\":1,\"nonce\":\"ab\",\"proof\":\"" + Z + "\"}",
+            "field 'nonce' must be 32 bytes as 64 lowercase hex digits", "1"},
+        new String[] {"{\"type\":\"Authenticate\",\"id\":2,\"nonce\":\"" + N.toUpperCase() + "\",\"proof\":\"" + Z + "\"}",
+            "field 'nonce' must be 32 bytes", "2"},
+        new String[] {"{\"type\":\"Authenticate\",\"id\":3,\"nonce\":\"" + N + "\"}", "field 'proof' must be", "3"},
+        new String[] {"{\"type\":\"Authenticate\",\"id\":4,\"nonce\":\"" + N + "\",\"proof\":7}", "field 'proof' must be a string", "4"});
     for (String[] c : cases) {
       Buffer line = line(c[0]);
       BadMessageException e = assertThrows(BadMessageException.class, () -> GatewayCodec.request(line), c[0]);

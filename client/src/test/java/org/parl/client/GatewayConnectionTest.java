@@ -1,0 +1,187 @@
+package org.parl.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClient;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import io.vertx.core.net.PfxOptions;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.parl.AuthenticationException;
+import org.parl.ConnectOptions;
+import org.parl.ParlException;
+import org.parl.net.HostPort;
+import org.parl.security.ClusterToken;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.GatewayAuth;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.ServerHandshake;
+
+/**
+ * The client's side of the gateway's authentication, against fake gateways with a self-signed
+ * certificate (made with keytool: the client must not need BouncyCastle, even in its tests): the
+ * right gateway is trusted, a gateway that refuses or cannot prove the token is reported with an
+ * {@link AuthenticationException} that says where the token came from, and nothing is sent to it.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GatewayConnectionTest {
+
+  private static final ClusterToken TOKEN = ClusterToken.of("e5".repeat(32), "the client's token");
+  private static final ClusterToken OTHER = ClusterToken.of("f6".repeat(32), "another token");
+  private static final String PASSWORD = "test-password";
+
+  private Vertx vertx;
+  private PfxOptions keyCert;
+  private byte[] fingerprint;
+
+  @BeforeAll
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    Path dir = Files.createTempDirectory("parl-gateway-test");
+    Path store = dir.resolve("gateway.p12");
+    Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        "-genkeypair", "-alias", "gw", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=test gateway",
+        "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", PASSWORD,
+        "-keypass", PASSWORD).redirectErrorStream(true).start();
+    String output = new String(keytool.getInputStream().readAllBytes());
+    assertTrue(keytool.waitFor(60, TimeUnit.SECONDS) && keytool.exitValue() == 0, "keytool: " + output);
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(store)) {
+      ks.load(in, PASSWORD.toCharArray());
+    }
+    fingerprint = GatewayAuth.fingerprint(ks.getCertificate("gw"));
+    keyCert = new PfxOptions().setPath(store.toString()).setPassword(PASSWORD);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    vertx.close().await(20, TimeUnit.SECONDS);
+  }
+
+  /** A TLS server with the test certificate; returns its port. */
+  private int server(Handler<NetSocket> onConnect) throws Exception {
+    NetServer s = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setSsl(true)
+        .setKeyCertOptions(keyCert));
+    return s.connectHandler(onConnect).listen().await(10, TimeUnit.SECONDS).actualPort();
+  }
+
+  /** A gateway that holds {@code token}, answers pings once authenticated, and records every line. */
+  private int gateway(ClusterToken token, Queue<String> heard) throws Exception {
+    return server(socket -> {
+      ServerHandshake handshake = new ServerHandshake(token, fingerprint);
+      boolean[] in = new boolean[1];
+      JsonLines.write(socket, GatewayCodec.encode(handshake.challenge()));
+      JsonLines.readLines(socket, line -> {
+        heard.add(line.toString());
+        GatewayRequest r = GatewayCodec.request(line);
+        Optional<GatewayReply.Authenticated> proven = in[0] || !(r instanceof GatewayRequest.Authenticate a)
+            ? Optional.empty() : handshake.check(a);
+        if (in[0]) {
+          JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id())));
+        } else if (proven.isPresent()) {
+          in[0] = true;
+          JsonLines.write(socket, GatewayCodec.encode(proven.get()));
+        } else {
+          JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Failed(r.id(), ErrorKind.UNAUTHENTICATED,
+              "authentication failed")));
+          socket.close();
+        }
+      }, bad -> {});
+    });
+  }
+
+  /** Runs on one Vert.x context, as the client does, and waits for the result. */
+  private <T> T onContext(Supplier<Future<T>> work) throws Exception {
+    Promise<T> p = Promise.promise();
+    vertx.getOrCreateContext().runOnContext(v -> work.get().onComplete(p));
+    return p.future().await(30, TimeUnit.SECONDS);
+  }
+
+  private GatewayConnection connect(int port, ClusterToken token, long timeoutMs) throws Exception {
+    NetClient client = GatewayConnection.netClient(vertx, timeoutMs); // a failed connection closes its client
+    return onContext(() -> GatewayConnection.connect(vertx, client, new HostPort("127.0.0.1", port), token,
+        Future.succeededFuture(), timeoutMs));
+  }
+
+  @Test
+  void aGatewayWithTheSameTokenIsTrusted() throws Exception {
+    Queue<String> heard = new ConcurrentLinkedQueue<>();
+    GatewayConnection g = connect(gateway(TOKEN, heard), TOKEN, 5_000);
+    assertEquals(new GatewayReply.Done(2), onContext(() -> g.request(GatewayRequest.Ping::new, GatewayReply.Done.class, 5_000)));
+    assertEquals(2, heard.size(), "the answer to the challenge, then the ping: " + heard);
+    onContext(g::close);
+  }
+
+  @Test
+  void aRefusedTokenIsReportedWithItsSource() throws Exception {
+    Queue<String> heard = new ConcurrentLinkedQueue<>();
+    int port = gateway(OTHER, heard);
+    Exception e = assertThrows(Exception.class, () -> connect(port, TOKEN, 5_000));
+    assertInstanceOf(AuthenticationException.class, e);
+    assertTrue(e.getMessage().contains("refused the cluster token from the client's token"), e.getMessage());
+    assertEquals(1, heard.size(), "only the answer to the challenge was sent: " + heard);
+  }
+
+  @Test
+  void aGatewayThatCannotProveTheTokenIsToldNothing() throws Exception {
+    Queue<String> heard = new ConcurrentLinkedQueue<>();
+    int port = server(socket -> {
+      JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Challenge("ab".repeat(32))));
+      JsonLines.readLines(socket, line -> {
+        heard.add(line.toString());
+        long id = GatewayCodec.request(line).id();
+        JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Authenticated(id, "cd".repeat(32))));
+      }, bad -> {});
+    });
+    Exception e = assertThrows(Exception.class, () -> connect(port, TOKEN, 5_000));
+    assertInstanceOf(AuthenticationException.class, e);
+    assertTrue(e.getMessage().contains("did not prove that it holds the cluster token from the client's token"), e.getMessage());
+    assertEquals(1, heard.size(), "nothing but the answer to the challenge was sent: " + heard);
+  }
+
+  @Test
+  void aServerThatDoesNotChallengeTimesOut() throws Exception {
+    int port = server(socket -> socket.handler(b -> {}));
+    long t0 = System.nanoTime();
+    Exception e = assertThrows(Exception.class, () -> connect(port, TOKEN, 500));
+    assertInstanceOf(ParlException.class, e);
+    assertTrue(e.getMessage().contains("did not start authentication within 500 ms"), e.getMessage());
+    assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 10_000);
+  }
+
+  @Test
+  void withoutAUsableTokenConnectFailsBeforeReachingAnything() {
+    for (ConnectOptions o : List.of(
+        new ConnectOptions("127.0.0.1:1").setTokenFile(Path.of("/nonexistent/parl-token")),
+        new ConnectOptions("127.0.0.1:1").setToken("too short"))) {
+      Exception e = assertThrows(Exception.class, () -> ParlClientImpl.connect(null, o).await(30, TimeUnit.SECONDS));
+      assertInstanceOf(AuthenticationException.class, e);
+      assertTrue(e.getMessage().contains("/nonexistent/parl-token") || e.getMessage().contains("ConnectOptions.setToken"),
+          e.getMessage());
+    }
+  }
+}
