@@ -106,7 +106,7 @@ public final class TestCluster implements AutoCloseable {
 
   public synchronized TestMember member() throws Exception {
     if (member == null) {
-      member = TestMember.join(address);
+      member = TestMember.join(address, token());
     }
     return member;
   }

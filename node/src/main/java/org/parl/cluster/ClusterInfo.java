@@ -10,16 +10,18 @@ import org.parl.wire.gateway.GatewayCodec;
  * with the cluster type as an enum.
  *
  * @param address the master's public {@code host:port}, what users pass to {@code --address}
- * @param clusterName the Hazelcast cluster name (unique per master)
+ * @param clusterName the Hazelcast cluster name (derived from the token, unique per master start: {@link ClusterName})
  * @param hazelcast the master's Hazelcast member address, what joining members connect to
  * @param monitorUrl the monitor's URL, or empty when it runs none
+ * @param masterMemberId the master's Hazelcast member UUID: the identity whose departure means the
+ *     master is gone ({@link ClusterNode#isMember})
  */
-public record ClusterInfo(
-    String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl) {
+public record ClusterInfo(String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor,
+    String monitorUrl, String masterMemberId) {
 
   public static ClusterInfo of(ClusterDescription d) {
     return new ClusterInfo(d.address(), d.clusterName(), d.hazelcast(), ClusterType.parse(d.clusterType()),
-        d.maxGpusPerActor(), d.monitorUrl());
+        d.maxGpusPerActor(), d.monitorUrl(), d.masterMemberId());
   }
 
   /** Reads the JSON form, with every check of {@link ClusterDescription}. */
@@ -28,7 +30,7 @@ public record ClusterInfo(
   }
 
   public ClusterDescription description() {
-    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl);
+    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, masterMemberId);
   }
 
   public JsonObject toJson() {
