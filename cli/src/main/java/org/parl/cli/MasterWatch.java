@@ -1,5 +1,6 @@
 package org.parl.cli;
 
+import java.util.function.Consumer;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.net.HostPort;
@@ -15,15 +16,16 @@ final class MasterWatch {
   private MasterWatch() {}
 
   /**
-   * Runs {@code gone} (on Hazelcast's thread) when the master leaves the cluster.
+   * Tells {@code gone} (on Hazelcast's thread) when the master leaves the cluster, naming the member
+   * that left: {@code the master at HOST:PORT (member UUID)}.
    *
    * @throws NodeFailure when the master is already gone, so that the node does not start
    */
-  static void onDeparture(ClusterNode node, ClusterInfo info, HostPort master, Runnable gone) {
+  static void onDeparture(ClusterNode node, ClusterInfo info, HostPort master, Consumer<String> gone) {
     String masterId = info.masterMemberId();
     node.onMemberRemoved(left -> {
       if (left.memberId().equals(masterId)) {
-        gone.run();
+        gone.accept("the master at " + master + " (member " + left.memberId() + ")");
       }
     });
     // after subscribing, so that a departure between the check and the subscription is not missed

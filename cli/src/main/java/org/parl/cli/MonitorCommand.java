@@ -67,8 +67,8 @@ public final class MonitorCommand implements Callable<Integer> {
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost, keys);
     Foreground foreground = new Foreground(node, () -> {});
-    MasterWatch.onDeparture(node, info, master, () -> {
-      System.err.println("parl: the master at " + master + " left the cluster; the monitor stops");
+    MasterWatch.onDeparture(node, info, master, who -> {
+      System.err.println("parl: " + who + " left the cluster; the monitor stops");
       foreground.stop(1);
     });
     MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys);

@@ -81,8 +81,8 @@ public final class WorkerCommand implements Callable<Integer> {
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));
     Foreground foreground = new Foreground(node, () -> {});
-    MasterWatch.onDeparture(node, info, master, () -> {
-      System.err.println("parl: the master at " + master + " left the cluster; worker " + settings.workerId() + " stops");
+    MasterWatch.onDeparture(node, info, master, who -> {
+      System.err.println("parl: " + who + " left the cluster; worker " + settings.workerId() + " stops");
       foreground.stop(1);
     });
     Nodes.deploy(node.vertx(), new WorkerVerticle(node, settings));
