@@ -35,6 +35,7 @@ class CliIT {
   @BeforeAll
   void setUp() throws IOException {
     home = Files.createTempDirectory("parl-cli-it");
+    TestCluster.giveToken(home, "c".repeat(64)); // a worker looks for the token before its master
     smi4 = FakeNvidiaSmi.write(home.resolve("bin"), 4);
   }
 
