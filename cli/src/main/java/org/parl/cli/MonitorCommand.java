@@ -6,7 +6,6 @@ import org.parl.cluster.ClusterNode;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
-import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
 import org.parl.node.Ports;
 import org.parl.security.ClusterToken;
@@ -64,20 +63,15 @@ public final class MonitorCommand implements Callable<Integer> {
       Ports.claim(bindHost, port, "--port");
     }
     int webPort = port != null ? port : master.port() + 101;
+    ClusterKeys keys = ClusterKeys.derive(token);
     ClusterNode node = Nodes.start(
-        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost);
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost, keys);
     Foreground foreground = new Foreground(node, () -> {});
-    if (!node.hasMember("master")) {
-      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
-          + " may have just stopped");
-    }
-    node.onMemberRemoved((nodeId, role) -> {
-      if ("master".equals(role)) {
-        System.err.println("parl: the master at " + master + " left the cluster; the monitor stops");
-        foreground.stop(1);
-      }
+    MasterWatch.onDeparture(node, info, master, who -> {
+      System.err.println("parl: " + who + " left the cluster; the monitor stops");
+      foreground.stop(1);
     });
-    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, ClusterKeys.derive(token));
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys);
     Nodes.deploy(node.vertx(), monitor);
     System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
     System.out.println("monitor: " + monitor.loginLink() + " (one-time login link)");

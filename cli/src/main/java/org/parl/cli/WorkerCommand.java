@@ -7,9 +7,9 @@ import org.parl.cluster.ClusterNode;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
-import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
 import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;
@@ -79,17 +79,12 @@ public final class WorkerCommand implements Callable<Integer> {
     ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker", token));
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
-        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost);
+        Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
+        ClusterKeys.derive(token));
     Foreground foreground = new Foreground(node, () -> {});
-    if (!node.hasMember("master")) {
-      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
-          + " may have just stopped");
-    }
-    node.onMemberRemoved((nodeId, role) -> {
-      if ("master".equals(role)) {
-        System.err.println("parl: the master at " + master + " left the cluster; worker " + settings.workerId() + " stops");
-        foreground.stop(1);
-      }
+    MasterWatch.onDeparture(node, info, master, who -> {
+      System.err.println("parl: " + who + " left the cluster; worker " + settings.workerId() + " stops");
+      foreground.stop(1);
     });
     Nodes.deploy(node.vertx(), new WorkerVerticle(node, settings));
     System.out.println("parl worker " + settings.workerId() + " ready: joined the " + info.type().name()

@@ -36,6 +36,7 @@ class CliIT {
   @BeforeAll
   void setUp() throws IOException {
     home = Files.createTempDirectory("parl-cli-it");
+    TestCluster.giveToken(home, "c".repeat(64)); // a worker looks for the token before its master
     smi4 = FakeNvidiaSmi.write(home.resolve("bin"), 4);
     // a host that holds a cluster token, as one does after 'bin/parl master' ran there or the file was copied
     Files.writeString(home.resolve("token"), "c11".repeat(22) + "\n");

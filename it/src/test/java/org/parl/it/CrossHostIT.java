@@ -74,6 +74,9 @@ class CrossHostIT {
     copyToken(homeA, home(b));
     copyToken(homeA, home(c));
     Path homeB = home(b);
+    String token = Files.readString(homeA.resolve("token")).strip(); // copied to the other hosts, as users do
+    TestCluster.giveToken(homeB, token);
+    TestCluster.giveToken(home(c), token);
     worker = b.parl(ParlProcess.env(homeB), "worker", "--address", address, "--host", b.address,
         "--nvidia-smi", FakeNvidiaSmi.write(homeB.resolve("bin"), 2).toString());
     workerB = worker.awaitLine("parl worker (w-\\w+) ready", START).group(1);

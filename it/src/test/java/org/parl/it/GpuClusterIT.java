@@ -200,13 +200,16 @@ class GpuClusterIT {
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":\"two\",\"timeoutMs\":10}"), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":1,\"timeoutMs\":-5}"), 400},
         new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null), 409},
-        new Object[] {jobCenter, new EndJob("job-999999", null, null, false), 404},
+        new Object[] {jobCenter, new EndJob("job-999999", w2, null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), "w-other", null, false), 404},
+        new Object[] {jobCenter, new EndJob(held.getString("jobId"), w4, null, false), 404},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"EndJob\",\"jobId\":\"" + held.getString("jobId") + "\"}"), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"EndJob\",\"jobId\":42}"), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"RegisterWorker\",\"workerId\":\"w-x\"}"), 400},
         new Object[] {jobCenter, Garbage.json(bad + "\"workerId\":\"w-dup\",\"gpus\":[0,0]}"), 400},
         new Object[] {jobCenter, Garbage.json(bad + "\"workerId\":\"w-neg\",\"gpus\":[-1]}"), 400},
         new Object[] {jobCenter, registration(w4, List.of(0)), 400},
+        new Object[] {jobCenter, new RegisterWorker("w-ghost", "n-ghost", "rogue-host", "127.0.0.1", 2, List.of(0), List.of()), 400},
         new Object[] {jobCenter, new UnregisterWorker("w-nobody"), 404},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\""), 400},
         new Object[] {jobCenter, new Garbage(new byte[] {0x7f, 0, 0, 0, '{', '}'}), 400},
@@ -269,11 +272,12 @@ class GpuClusterIT {
   }
 
   private void end(JsonObject job) throws Exception {
-    member.jobCenter(new EndJob(job.getString("jobId"), null, null, false), 10_000).await(15, TimeUnit.SECONDS);
+    member.jobCenter(new EndJob(job.getString("jobId"), job.getString("workerId"), null, false), 10_000).await(15, TimeUnit.SECONDS);
   }
 
-  private static RegisterWorker registration(String id, List<Integer> gpus) {
-    return new RegisterWorker(id, "n-rogue", "rogue-host", "127.0.0.1", 2, gpus, List.of());
+  /** A registration from the test member's own node (a current member: the JobCenter judges the rest). */
+  private RegisterWorker registration(String id, List<Integer> gpus) {
+    return new RegisterWorker(id, member.node().nodeId(), "rogue-host", "127.0.0.1", 2, gpus, List.of());
   }
 
   private static ReplyException failure(Future<?> f) throws InterruptedException {

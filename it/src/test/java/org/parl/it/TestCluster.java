@@ -13,7 +13,6 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.demo.FakeNvidiaSmi;
-import org.parl.security.ClusterToken;
 import org.parl.wire.ClassPaths;
 
 /**
@@ -83,6 +82,20 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes {@code token} as {@code home}'s token file (mode 600), as a user copies the master's
+   * token to another host: every node command needs it.
+   */
+  public static void giveToken(Path home, String token) {
+    try {
+      Path file = Files.createDirectories(home).resolve("token");
+      Files.writeString(file, token + "\n");
+      Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   public Path fakeSmi(int gpus) {
     return fakeSmi(home, gpus);
   }
@@ -132,7 +145,7 @@ public final class TestCluster implements AutoCloseable {
 
   public synchronized TestMember member() throws Exception {
     if (member == null) {
-      member = TestMember.join(address, ClusterToken.find(tokenFile()));
+      member = TestMember.join(address, token());
     }
     return member;
   }

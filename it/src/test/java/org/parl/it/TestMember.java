@@ -24,6 +24,7 @@ import org.parl.control.Request;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.security.ClusterToken;
+import org.parl.tls.ClusterKeys;
 
 /**
  * The test JVM as a lite member of a cluster under test: it sends event-bus messages to the
@@ -58,10 +59,18 @@ public final class TestMember implements AutoCloseable {
     this.info = info;
   }
 
-  public static TestMember join(String masterAddress, ClusterToken token) throws Exception {
-    ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress), token);
+  /**
+   * Joins as a legitimate member: it authenticates at the gateway and takes the cluster's event-bus
+   * keys from its token.
+   *
+   * @param token the cluster token ({@link TestCluster#token()})
+   */
+  public static TestMember join(String masterAddress, String token) throws Exception {
+    ClusterToken clusterToken = ClusterToken.of(token, "TestMember");
+    ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress), clusterToken);
+    ClusterKeys keys = ClusterKeys.derive(clusterToken);
     ClusterNode node = ClusterNode.start(
-        HazelcastSettings.build(null, info.clusterName(), "127.0.0.1", info.hazelcast(), "test", true), "127.0.0.1")
+        HazelcastSettings.build(null, info.clusterName(), "127.0.0.1", info.hazelcast(), "test", true), "127.0.0.1", keys)
         .await(60, TimeUnit.SECONDS);
     EventBus bus = node.vertx().eventBus();
     bus.unregisterCodec(ControlCodec.NAME);

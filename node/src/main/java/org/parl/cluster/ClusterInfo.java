@@ -10,28 +10,24 @@ import org.parl.wire.gateway.GatewayCodec;
  * with the cluster type as an enum.
  *
  * @param address the master's public {@code host:port}, what users pass to {@code --address}
- * @param clusterName the Hazelcast cluster name (unique per master)
+ * @param clusterName the Hazelcast cluster name (derived from the token, unique per master start: {@link ClusterName})
  * @param hazelcast the master's Hazelcast member address, what joining members connect to
  * @param monitorUrl the monitor's URL, or empty when it runs none
  * @param encryptData whether job data ports speak TLS ({@code parl master --encrypt-data}); in JSON
  *     {@value #ENCRYPT_DATA}, absent meaning false
+ * @param masterMemberId the master's Hazelcast member UUID: the identity whose departure means the
+ *     master is gone ({@link ClusterNode#isMember})
  */
 public record ClusterInfo(
     String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl,
-    boolean encryptData) {
+    boolean encryptData, String masterMemberId) {
 
   /** The JSON field of {@link #encryptData}, also in the gateway's answer to a client's hello. */
   public static final String ENCRYPT_DATA = "encryptData";
 
-  /** A cluster whose data path is not encrypted. */
-  public ClusterInfo(String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor,
-      String monitorUrl) {
-    this(address, clusterName, hazelcast, type, maxGpusPerActor, monitorUrl, false);
-  }
-
   public static ClusterInfo of(ClusterDescription d) {
     return new ClusterInfo(d.address(), d.clusterName(), d.hazelcast(), ClusterType.parse(d.clusterType()),
-        d.maxGpusPerActor(), d.monitorUrl(), d.encryptData());
+        d.maxGpusPerActor(), d.monitorUrl(), d.encryptData(), d.masterMemberId());
   }
 
   /** Reads the JSON form, with every check of {@link ClusterDescription}. */
@@ -40,7 +36,8 @@ public record ClusterInfo(
   }
 
   public ClusterDescription description() {
-    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, encryptData);
+    return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, encryptData,
+        masterMemberId);
   }
 
   public JsonObject toJson() {

@@ -9,14 +9,20 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.eventbus.EventBusOptions;
+import io.vertx.core.http.ClientAuth;
 import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
-import java.util.UUID;
-import java.util.function.BiConsumer;
+import java.util.Optional;
+import java.util.function.Consumer;
 import org.parl.control.ControlCodec;
+import org.parl.tls.ClusterKeys;
 
 /**
  * A clustered Vert.x instance on Hazelcast: what a master, a worker or a monitor process runs.
  * Clients and job processes are not members (see DESIGN-NOTES: they would pay a join per start).
+ *
+ * <p>The event bus between nodes is TLS with client authentication required, from the keys
+ * derived from the cluster token: a process without the token may join Hazelcast (if it learnt
+ * the cluster name) but can neither send nor receive event-bus messages.
  */
 public final class ClusterNode {
 
@@ -31,17 +37,17 @@ public final class ClusterNode {
   /**
    * Starts a node, its event bus ready for control messages ({@link ControlCodec}); the future
    * fails if Hazelcast cannot bind or form the cluster.
+   *
+   * @param keys the cluster's TLS identity ({@link ClusterKeys#derive}): every node needs the token
    */
-  public static Future<ClusterNode> start(Config hazelcast, String host) {
+  public static Future<ClusterNode> start(Config hazelcast, String host, ClusterKeys keys) {
     // while Hazelcast starts, so that the first control message on an event loop finds the codec ready
     Thread warmUp = new Thread(ControlCodec::warmUp, "parl-codec-warm-up");
     warmUp.setDaemon(true);
     warmUp.start();
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast);
-    VertxOptions options = new VertxOptions()
-        .setEventBusOptions(new EventBusOptions().setHost(host).setPort(0).setClusterPublicHost(host));
     return Vertx.builder()
-        .with(options)
+        .with(new VertxOptions().setEventBusOptions(eventBusOptions(host, keys)))
         .withClusterManager(manager)
         .buildClustered()
         .map(v -> {
@@ -50,17 +56,34 @@ public final class ClusterNode {
         });
   }
 
-  /** A cluster name nobody else uses, so that clusters sharing a host never merge. */
-  public static String newClusterName() {
-    return "parl-" + UUID.randomUUID().toString().substring(0, 13);
+  /**
+   * The event bus's TCP server and clients: TLS both ways with the cluster's one certificate, which
+   * is also the only one trusted. EventBusOptions trusts every server by default ({@code trustAll}),
+   * which would let a node send to a stranger's consumer: it is turned off. Vert.x 5 builds the bus's
+   * client with the hostname verification algorithm {@code ""} itself (EventBusOptions does not
+   * expose it): peers are authenticated by that exact certificate, not by a host name.
+   */
+  static EventBusOptions eventBusOptions(String host, ClusterKeys keys) {
+    return new EventBusOptions().setHost(host).setPort(0).setClusterPublicHost(host)
+        .setSsl(true)
+        .setClientAuth(ClientAuth.REQUIRED)
+        .setKeyCertOptions(keys.keyCert())
+        .setTrustOptions(keys.trust())
+        .setTrustAll(false);
   }
 
   public Vertx vertx() {
     return vertx;
   }
 
+  /** This node's Vert.x node id (what workers register under). */
   public String nodeId() {
     return manager.getNodeId();
+  }
+
+  /** This node's Hazelcast member UUID: its identity in the cluster (see {@link MemberLeft}). */
+  public String memberId() {
+    return hazelcast().getCluster().getLocalMember().getUuid().toString();
   }
 
   public HazelcastInstance hazelcast() {
@@ -74,10 +97,10 @@ public final class ClusterNode {
   }
 
   /**
-   * Calls {@code handler(nodeId, role)} on Hazelcast's thread whenever a member leaves or dies;
-   * callers hop onto their own context before touching state.
+   * Calls {@code handler} on Hazelcast's thread whenever a member leaves or dies; callers hop onto
+   * their own context before touching state.
    */
-  public void onMemberRemoved(BiConsumer<String, String> handler) {
+  public void onMemberRemoved(Consumer<MemberLeft> handler) {
     hazelcast().getCluster().addMembershipListener(new MembershipListener() {
       @Override
       public void memberAdded(MembershipEvent event) {}
@@ -85,19 +108,36 @@ public final class ClusterNode {
       @Override
       public void memberRemoved(MembershipEvent event) {
         Member m = event.getMember();
-        handler.accept(m.getAttribute(Addresses.NODE_ID_ATTRIBUTE), m.getAttribute(Addresses.ROLE_ATTRIBUTE));
+        handler.accept(new MemberLeft(m.getUuid().toString(), m.getAttribute(Addresses.NODE_ID_ATTRIBUTE)));
       }
     });
   }
 
-  /** True while a member with the given role is part of the cluster. */
-  public boolean hasMember(String role) {
+  /** True while the member with this Hazelcast UUID is part of the cluster. */
+  public boolean isMember(String memberId) {
     for (Member m : hazelcast().getCluster().getMembers()) {
-      if (role.equals(m.getAttribute(Addresses.ROLE_ATTRIBUTE))) {
+      if (m.getUuid().toString().equals(memberId)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * The member that announces this Vert.x node id, when exactly one does: node ids are attributes
+   * that members set themselves, so a second member announcing the same one makes it ambiguous.
+   */
+  public Optional<String> memberOfNode(String nodeId) {
+    String found = null;
+    for (Member m : hazelcast().getCluster().getMembers()) {
+      if (nodeId.equals(m.getAttribute(Addresses.NODE_ID_ATTRIBUTE))) {
+        if (found != null) {
+          return Optional.empty();
+        }
+        found = m.getUuid().toString();
+      }
+    }
+    return Optional.ofNullable(found);
   }
 
   public Future<Void> close() {

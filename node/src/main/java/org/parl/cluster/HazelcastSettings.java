@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * Builds the Hazelcast configuration of a node (failures are {@link RuntimeException}s with one
  * sentence): the settings file ({@code config/parl-hazelcast.xml}
  * or a replacement) plus what parl decides per node (cluster name, bind address, member to join,
- * role, lite membership).
+ * role, lite membership, the Java deserialisation filter: {@link DeserialisationFilter}).
  *
  * <p>The configuration is always passed explicitly: vertx-hazelcast falls back to a multicast
  * default when it finds none, which would let unrelated clusters on a network find each other.
@@ -50,6 +50,7 @@ public final class HazelcastSettings {
     joinConfig.getTcpIpConfig().addMember(join != null ? join : host);
     config.setProperty("hazelcast.socket.bind.any", "false");
     config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.getSerializationConfig().setJavaSerializationFilterConfig(DeserialisationFilter.config());
     return config;
   }
 

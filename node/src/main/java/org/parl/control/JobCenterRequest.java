@@ -63,13 +63,14 @@ public sealed interface JobCenterRequest extends ControlMessage {
   /**
    * A job ended (or never started): its resources return.
    *
-   * @param workerId the worker reporting it, which must be the job's; null when the master releases it
+   * @param workerId the job's worker (the one reporting it, or the master releasing a job whose
+   *     launch failed): the JobCenter ends a job only for the worker that holds it
    * @param lost true when the job did not end on request
    */
   record EndJob(String jobId, String workerId, String cause, boolean lost) implements JobCenterRequest, Request<Done> {
     public EndJob {
       Checks.name("jobId", jobId);
-      Checks.name("workerId", workerId, null);
+      Checks.name("workerId", workerId);
       cause = Checks.text("cause", cause == null ? "ended" : cause, Checks.MAX_TEXT);
     }
   }

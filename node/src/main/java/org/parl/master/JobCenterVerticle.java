@@ -3,11 +3,15 @@ package org.parl.master;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
 import org.parl.cluster.MapPublisher;
+import org.parl.cluster.MemberLeft;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlCodec;
 import org.parl.control.ControlReply.Cancelled;
@@ -48,6 +52,8 @@ public final class JobCenterVerticle extends VerticleBase {
   private JobCenter<Promise<Granted>> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
+  /** Hazelcast member UUID to the Vert.x node id its workers registered with. */
+  private final Map<String, String> nodesByMember = new HashMap<>();
 
   public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor) {
     this.node = node;
@@ -60,7 +66,7 @@ public final class JobCenterVerticle extends VerticleBase {
     center = new JobCenter<>(type, maxGpusPerActor);
     workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP);
     jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP);
-    node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> nodeGone(nodeId)));
+    node.onMemberRemoved(left -> context.runOnContext(v -> memberGone(left)));
     Dispatcher requests = new Dispatcher("the JobCenter", log)
         .on(RegisterWorker.class, this::register)
         .on(UnregisterWorker.class, this::unregister)
@@ -73,6 +79,14 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Future<Registered> register(RegisterWorker w) {
+    // Vert.x messages name no sender: the cheap check is that the node it claims is a member now
+    // (the event bus's TLS is what keeps strangers out altogether)
+    Optional<String> member = node.memberOfNode(w.nodeId());
+    if (member.isEmpty()) {
+      log.warn("refused worker {} from {}: its node {} is not a cluster member", w.workerId(), w.hostname(), w.nodeId());
+      return Failures.future(ErrorKind.INVALID, "worker " + w.workerId() + " names node " + w.nodeId()
+          + ", which is not (or not exactly one) member of this cluster");
+    }
     List<JobCenter.Granted<Promise<Granted>>> granted;
     try {
       granted = center.register(w);
@@ -82,6 +96,7 @@ public final class JobCenterVerticle extends VerticleBase {
     }
     log.info("worker {} joined from {} ({}): {}", w.workerId(), w.hostname(), w.host(),
         type == ClusterType.GPU ? "GPUs " + w.gpus() : w.cpus() + " CPUs");
+    nodesByMember.put(member.get(), w.nodeId());
     publishWorker(w.workerId());
     grant(granted);
     return Future.succeededFuture(new Registered(type));
@@ -112,11 +127,11 @@ public final class JobCenterVerticle extends VerticleBase {
     return reply.future().onComplete(ar -> vertx.cancelTimer(timer));
   }
 
+  /** Only for the job's own worker: anyone else's report would free GPUs that a live job still uses. */
   private Future<Done> end(EndJob r) {
     var job = center.job(r.jobId());
-    if (job.isEmpty() || (r.workerId() != null && !job.get().workerId().equals(r.workerId()))) {
-      return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId()
-          + (r.workerId() != null ? " on worker " + r.workerId() : "") + " holds resources");
+    if (job.isEmpty() || !job.get().workerId().equals(r.workerId())) {
+      return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " on worker " + r.workerId() + " holds resources");
     }
     center.end(r.jobId());
     jobsMap.remove(r.jobId());
@@ -133,7 +148,15 @@ public final class JobCenterVerticle extends VerticleBase {
     return Future.succeededFuture(new Cancelled(cancelled.size()));
   }
 
-  private void nodeGone(String nodeId) {
+  /**
+   * Drops the workers of a member that left, recognised by the member UUID seen when they
+   * registered: a member that merely announces the same Vert.x node id changes nothing.
+   */
+  private void memberGone(MemberLeft left) {
+    String nodeId = nodesByMember.remove(left.memberId());
+    if (nodeId == null) {
+      return;
+    }
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
       dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname() + " died");
     }

@@ -46,7 +46,7 @@ final class Placer {
   Future<JobPlacement> place(Allocate request) {
     return ControlBus.request(vertx, Addresses.JOB_CENTER, request, request.timeoutMs() + JOB_CENTER_SLACK_MS, true)
         .compose(granted -> launch(granted).recover(e -> {
-          release(granted.job().jobId(), "its launch failed: " + e.getMessage());
+          release(granted.job(), "its launch failed: " + e.getMessage());
           return Future.failedFuture(e);
         }));
   }
@@ -67,11 +67,12 @@ final class Placer {
   }
 
   /** Returns the resources of a job that never started; the worker may have reported it already. */
-  private void release(String jobId, String cause) {
-    ControlBus.request(vertx, Addresses.JOB_CENTER, new EndJob(jobId, null, cause, false), JOB_CENTER_SLACK_MS, true)
+  private void release(JobState job, String cause) {
+    EndJob end = new EndJob(job.jobId(), job.workerId(), cause, false);
+    ControlBus.request(vertx, Addresses.JOB_CENTER, end, JOB_CENTER_SLACK_MS, true)
         .onFailure(e -> {
           if (Failures.kindOf(e) != ErrorKind.NOT_FOUND) {
-            log.warn("could not release job {}: {}", jobId, e.getMessage());
+            log.warn("could not release job {}: {}", job.jobId(), e.getMessage());
           }
         });
   }

@@ -75,7 +75,7 @@ public final class MonitorVerticle extends VerticleBase {
     watch = new ClusterWatch(reader, this::url);
     events = new EventStream("cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
-    node.onMemberRemoved((nodeId, role) -> context.runOnContext(v -> poll()));
+    node.onMemberRemoved(left -> context.runOnContext(v -> poll()));
     return TokenPage.load(vertx)
         .map(page -> MonitorRoutes.create(vertx,
             new MonitorAuth(token, new LoginCodes(token, this::url), new Sessions(), page), api, events))

@@ -14,9 +14,12 @@ public final class ClusterFiles {
 
   private ClusterFiles() {}
 
+  /** Records the master's public address; the Hazelcast cluster name stays out of files (SPEC §9). */
   public static Path write(ClusterInfo info) {
+    JsonObject record = info.toJson();
+    record.remove("clusterName");
     return ProcessRecords.write(ParlHome.clusters().resolve(info.address().replace(':', '_') + ".json"),
-        ProcessHandle.current(), info.toJson());
+        ProcessHandle.current(), record);
   }
 
   public static void remove(Path file) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.ClusterName;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
 import org.parl.master.GatewayVerticle;
@@ -66,8 +67,9 @@ public final class MasterNode implements AutoCloseable {
     if (s.monitorPort() != null && s.monitorPort() != 0) {
       Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
     }
-    String clusterName = ClusterNode.newClusterName();
-    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host());
+    String clusterName = ClusterName.derive(token, ClusterName.newInstanceId());
+    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host(),
+        keys);
     AtomicReference<ClusterInfo> info = new AtomicReference<>();
     MonitorVerticle monitor;
     try {
@@ -79,7 +81,7 @@ public final class MasterNode implements AutoCloseable {
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
-          s.maxGpusPerActor(), monitor.url(), s.encryptData()));
+          s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId()));
       Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
           .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
       if (s.local() != null) {

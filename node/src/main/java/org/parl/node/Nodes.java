@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.HazelcastSettings;
+import org.parl.tls.ClusterKeys;
 import org.parl.worker.WorkerSettings;
 
 /** Start-up steps shared by the node commands, turning failures into one sentence. */
@@ -19,8 +20,9 @@ public final class Nodes {
 
   private Nodes() {}
 
-  public static ClusterNode start(Config hazelcast, String host) {
-    return await(ClusterNode.start(hazelcast, host), "the cluster node");
+  /** Starts this process's cluster node; {@code keys} (from the cluster token) secure its event bus. */
+  public static ClusterNode start(Config hazelcast, String host, ClusterKeys keys) {
+    return await(ClusterNode.start(hazelcast, host, keys), "the cluster node");
   }
 
   /** {@link HazelcastSettings#build}, its failure (a missing or broken settings file) as one sentence. */

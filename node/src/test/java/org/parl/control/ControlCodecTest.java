@@ -66,7 +66,8 @@ class ControlCodecTest {
   @Test
   void absentOptionalFieldsTakeTheirDefaults() {
     assertEquals(new WorkerRequest.ReadLog("job-1", WorkerRequest.DEFAULT_LOG_LINES), decode("{\"type\":\"ReadLog\",\"jobId\":\"job-1\"}"));
-    assertEquals(new JobCenterRequest.EndJob("job-1", null, "ended", false), decode("{\"type\":\"EndJob\",\"jobId\":\"job-1\"}"));
+    assertEquals(new JobCenterRequest.EndJob("job-1", "w-a", "ended", false),
+        decode("{\"type\":\"EndJob\",\"jobId\":\"job-1\",\"workerId\":\"w-a\"}"));
     assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?"),
         decode("{\"type\":\"Allocate\",\"clientId\":\"c\",\"gpus\":1,\"timeoutMs\":10,\"unknown\":[1]}"));
   }
@@ -101,6 +102,7 @@ class ControlCodecTest {
         new String[] {allocate, "not valid JSON: Unexpected end-of-input: expected close marker for Object"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":42}", "field 'jobId' must be a string"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":\"j\",\"lost\":1}", "field 'lost' must be true or false"},
+        new String[] {"{\"type\":\"EndJob\",\"jobId\":\"j\"}", "field 'workerId' must be a non-empty string"},
         new String[] {"{\"type\":\"RegisterWorker\",\"workerId\":\"w\"}", "field 'cpus' is missing"},
         new String[] {register("[0,0]"), "field 'gpus' lists 0 twice"},
         new String[] {register("[-1]"), "field 'gpus' must hold integers between 0 and"},

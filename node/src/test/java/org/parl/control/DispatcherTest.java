@@ -66,18 +66,18 @@ class DispatcherTest {
   @Test
   void handlersAreFoundByTheRequestsType() throws Exception {
     assertEquals(new QueueFigures(2, 5), ask(new GetQueue()));
-    assertEquals(new Done(), ask(new EndJob("j", null, null, false)));
+    assertEquals(new Done(), ask(new EndJob("j", "w", null, false)));
     assertEquals(java.util.List.of("GetQueue", "EndJob"), dispatcher.handled());
   }
 
   @Test
   void failuresCarryTheirKind() throws Exception {
     assertEquals(ErrorKind.NOT_FOUND.code(),
-        failure(ControlBus.request(vertx, ADDRESS, new EndJob("gone", null, null, false), 5_000)).failureCode());
-    ReplyException bad = failure(ControlBus.request(vertx, ADDRESS, new EndJob("bad", null, null, false), 5_000));
+        failure(ControlBus.request(vertx, ADDRESS, new EndJob("gone", "w", null, false), 5_000)).failureCode());
+    ReplyException bad = failure(ControlBus.request(vertx, ADDRESS, new EndJob("bad", "w", null, false), 5_000));
     assertEquals(ErrorKind.INVALID.code(), bad.failureCode());
     assertEquals("field 'x' is wrong", bad.getMessage());
-    ReplyException bug = failure(ControlBus.request(vertx, ADDRESS, new EndJob("boom", null, null, false), 5_000));
+    ReplyException bug = failure(ControlBus.request(vertx, ADDRESS, new EndJob("boom", "w", null, false), 5_000));
     assertEquals(ErrorKind.INTERNAL.code(), bug.failureCode());
     assertTrue(bug.getMessage().contains("a bug"), bug.getMessage());
   }

@@ -52,7 +52,8 @@ class GatewayDoorTest {
   private static final String SECRET_NAME = "parl-secret-cluster-name";
   private static final String MEMBER = "10.9.8.7:5701";
   private static final ClusterDescription CLUSTER =
-      new ClusterDescription("127.0.0.1:8010", SECRET_NAME, MEMBER, "cpu", 8, "https://10.9.8.7:8110/", false);
+      new ClusterDescription("127.0.0.1:8010", SECRET_NAME, MEMBER, "cpu", 8, "https://10.9.8.7:8110/", false,
+          "0b7e1c2a-5d1f-4e8a-9c3b-2f6d8e4a1b70");
   private static final ClusterKeys KEYS = ClusterKeys.derive(TOKEN);
   private static final long DEADLINE_MS = 600;
 
