@@ -19,6 +19,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.junit5.VertxExtension;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,32 +54,33 @@ class MonitorDoorHttpTest {
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
-    TokenPage page = TokenPage.load(vertx).await();
+    TokenPage page = within(TokenPage.load(vertx));
     Router router = Router.router(vertx);
     MonitorRoutes.door(router, new MonitorAuth(TOKEN, new LoginCodes(TOKEN, () -> url), new Sessions(), page));
     router.get("/api/cluster").handler(ctx -> HttpReplies.json(ctx, new JsonObject().put("workers", List.of())));
     router.get("/metrics").handler(ctx -> ctx.response().end("parl_workers 0\n"));
     router.get("/").handler(ctx -> ctx.response().end("workers page"));
-    server = vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(KEYS.keyCert()))
-        .requestHandler(router).listen(0, "127.0.0.1").await();
+    server = within(vertx.createHttpServer(new HttpServerOptions().setSsl(true).setKeyCertOptions(KEYS.keyCert()))
+        .requestHandler(router).listen(0, "127.0.0.1"));
     url = "https://127.0.0.1:" + server.actualPort();
-    client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustOptions(KEYS.trust()).setVerifyHost(false));
+    // one connection per request: no request can land on a pooled connection the server is closing
+    client = vertx.createHttpClient(new HttpClientOptions().setSsl(true).setTrustOptions(KEYS.trust()).setVerifyHost(false)
+        .setKeepAlive(false).setConnectTimeout(10_000));
   }
 
   @AfterEach
   void stop() {
-    client.close().await();
-    server.close().await();
+    within(client.close());
+    within(server.close());
   }
 
   private Reply send(HttpMethod method, String path, Map<String, String> headers, String body) {
     RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(server.actualPort())
-        .setURI(path);
+        .setURI(path).setIdleTimeout(20_000);
     headers.forEach(options::putHeader);
-    return client.request(options)
+    return within(client.request(options)
         .compose(req -> body == null ? req.send() : req.send(Buffer.buffer(body)))
-        .compose(resp -> resp.body().map(b -> new Reply(resp.statusCode(), resp.headers(), b.toString())))
-        .await();
+        .compose(resp -> resp.body().map(b -> new Reply(resp.statusCode(), resp.headers(), b.toString()))));
   }
 
   private Reply get(String path, Map<String, String> headers) {
@@ -173,9 +175,18 @@ class MonitorDoorHttpTest {
         .setTrustOptions(ClusterKeys.derive(ClusterToken.of("b".repeat(64), "test")).trust()).setVerifyHost(false));
     try {
       assertThrows(Exception.class, () -> stranger.request(HttpMethod.GET, server.actualPort(), "127.0.0.1", "/login")
-          .compose(req -> req.send()).await(), "a client that trusts another cluster's certificate refuses this one");
+          .compose(req -> req.send()).await(30, TimeUnit.SECONDS), "a client that trusts another cluster's certificate refuses this one");
     } finally {
-      stranger.close().await();
+      within(stranger.close());
+    }
+  }
+
+  /** Every wait of this test is bounded: a hang becomes a failure that says so. */
+  private static <T> T within(io.vertx.core.Future<T> f) {
+    try {
+      return f.await(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("no answer within 30 s", e);
     }
   }
 }
