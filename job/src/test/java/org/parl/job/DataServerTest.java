@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -196,11 +197,10 @@ class DataServerTest {
     Socket s = connect(port, false);
     DataInputStream in = new DataInputStream(s.getInputStream());
     assertEquals(Frames.CHALLENGE, Frames.read(in).type());
-    DataOutputStream out = new DataOutputStream(s.getOutputStream());
-    out.writeInt((1 << 30) + 9);
-    out.writeByte(Frames.HELLO);
-    out.writeLong(1);
-    out.flush();
+    // the 13-byte header in one write: the job may refuse and close as soon as it has read the length
+    ByteBuffer header = ByteBuffer.allocate(13).putInt((1 << 30) + 9).put(Frames.HELLO).putLong(1);
+    s.getOutputStream().write(header.array());
+    s.getOutputStream().flush();
     String why = refusal(Frames.read(in));
     assertTrue(why.contains("over the limit of " + Frames.PRE_AUTH_MAX_PAYLOAD), why);
     assertTrue(closed(s));
