@@ -115,7 +115,7 @@ class BadInputIT {
 
   @Test
   void aJobServesOnlyAClientThatProvesItsSecret() throws Exception {
-    try (RawJob job = RawJob.create(cluster.address)) {
+    try (RawJob job = RawJob.create(cluster.address, ClusterToken.of(cluster.token(), "test"))) {
       try (Socket s = job.connect(false)) {
         String refusal = RawJob.message(RawJob.hello(s, SharedSecret.random(), DataAuth.NO_FINGERPRINT));
         assertTrue(refusal.startsWith(DataAuth.REFUSED), refusal);
@@ -166,7 +166,7 @@ class BadInputIT {
    */
   @Test
   void idleAndGreedyConnectionsNeitherBlockNorGrowTheJob() throws Exception {
-    try (RawJob job = RawJob.create(cluster.address)) {
+    try (RawJob job = RawJob.create(cluster.address, ClusterToken.of(cluster.token(), "test"))) {
       long before = job.residentKb();
       List<Socket> bad = new ArrayList<>();
       try {

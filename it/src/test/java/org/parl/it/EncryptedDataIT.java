@@ -20,6 +20,7 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.security.ClusterToken;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 
@@ -71,7 +72,7 @@ class EncryptedDataIT {
 
   @Test
   void aJobPortSpeaksOnlyTlsAndBindsProofsToItsCertificate() throws Exception {
-    try (RawJob job = RawJob.create(cluster.address)) {
+    try (RawJob job = RawJob.create(cluster.address, ClusterToken.of(cluster.token(), "test"))) {
       try (Socket plain = job.connect(false)) {
         Frames.write(plain.getOutputStream(), Frames.HELLO, 1, new byte[] {'{', '}'});
         byte[] got = readToEnd(plain.getInputStream());

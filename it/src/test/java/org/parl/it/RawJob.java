@@ -5,11 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,9 +33,9 @@ final class RawJob implements AutoCloseable {
   final int port;
   final long pid;
   final SharedSecret secret;
-  private final Socket gateway;
+  private final GatewayPeer gateway;
 
-  private RawJob(Socket gateway, JsonObject job) {
+  private RawJob(GatewayPeer gateway, JsonObject job) {
     this.gateway = gateway;
     this.host = job.getString("host");
     this.port = job.getInteger("port");
@@ -46,21 +43,15 @@ final class RawJob implements AutoCloseable {
     this.secret = SharedSecret.ofHex(job.getString("token"));
   }
 
-  /** Says hello as a client and creates a 1-CPU job. */
-  static RawJob create(String address) throws IOException {
-    String[] hp = address.split(":");
-    Socket s = new Socket(hp[0], Integer.parseInt(hp[1]));
-    s.setSoTimeout(60_000);
-    BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-    OutputStream out = s.getOutputStream();
-    out.write("{\"type\":\"ClientHello\",\"id\":1}\n".getBytes(StandardCharsets.UTF_8));
-    out.write("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}\n"
-        .getBytes(StandardCharsets.UTF_8));
-    out.flush();
-    assertNotNull(in.readLine(), "the gateway answers hello");
-    JsonObject job = new JsonObject(in.readLine()).getJsonObject("job");
+  /** Authenticates at the gateway with the cluster's token, says hello as a client and creates a 1-CPU job. */
+  static RawJob create(String address, ClusterToken token) throws Exception {
+    GatewayPeer g = GatewayPeer.authenticated(address, token);
+    g.send("{\"type\":\"ClientHello\",\"id\":1}");
+    g.send("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}");
+    assertNotNull(g.readLine(), "the gateway answers hello");
+    JsonObject job = new JsonObject(g.readLine()).getJsonObject("job");
     assertNotNull(job, "a job for the raw client");
-    return new RawJob(s, job);
+    return new RawJob(g, job);
   }
 
   /** A connection to the data port, with TLS (accepting whatever certificate the job shows) or without. */
