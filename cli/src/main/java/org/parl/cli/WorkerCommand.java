@@ -1,5 +1,6 @@
 package org.parl.cli;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
@@ -9,6 +10,7 @@ import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
 import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
+import org.parl.worker.Fencing;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;
@@ -42,6 +44,11 @@ public final class WorkerCommand implements Callable<Integer> {
     List<Integer> gpus;
   }
 
+  @Option(names = "--fence-after", paramLabel = "SECONDS", defaultValue = "10",
+      description = "How long the worker keeps its jobs after losing a master it cannot reach (a partition, a frozen "
+          + "master); then it stops them and exits (default: ${DEFAULT-VALUE}).")
+  int fenceAfter;
+
   @Mixin
   HostOption host;
 
@@ -65,6 +72,9 @@ public final class WorkerCommand implements Callable<Integer> {
     if (lends.cpus != null && lends.cpus < 1) {
       throw new ParameterException(spec.commandLine(), "--cpus must be at least 1, not " + lends.cpus);
     }
+    if (fenceAfter < 1) {
+      throw new ParameterException(spec.commandLine(), "--fence-after must be at least 1 second, not " + fenceAfter);
+    }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
     String bindHost = host.reachableFrom(master);
     if (detach.detach) {
@@ -79,13 +89,16 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
           + " may have just stopped");
     }
+    WorkerVerticle worker = new WorkerVerticle(node, settings, new Fencing(master, Duration.ofSeconds(fenceAfter), why -> {
+      System.err.println("parl: " + why);
+      foreground.stop(1);
+    }));
     node.onMemberRemoved((nodeId, role) -> {
       if ("master".equals(role)) {
-        System.err.println("parl: the master at " + master + " left the cluster; worker " + settings.workerId() + " stops");
-        foreground.stop(1);
+        worker.masterLost();
       }
     });
-    Nodes.deploy(node.vertx(), new WorkerVerticle(node, settings));
+    Nodes.deploy(node.vertx(), worker);
     System.out.println("parl worker " + settings.workerId() + " ready: joined the " + info.type().name()
         + " cluster at " + master + " lending " + Nodes.describe(settings));
     return foreground.await();

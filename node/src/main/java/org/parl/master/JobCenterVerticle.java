@@ -135,7 +135,8 @@ public final class JobCenterVerticle extends VerticleBase {
 
   private void nodeGone(String nodeId) {
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
-      dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname() + " died");
+      dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
+          + " left the cluster without a word (it died, froze or lost its network)");
     }
   }
 

@@ -149,9 +149,14 @@ final class JobSupervisor {
 
   /** Kills every process; used when the worker stops. */
   void killAll() {
+    killAll("its worker stopped");
+  }
+
+  /** Kills every process, each end reported with {@code cause}; from now on the worker is {@link #stopping()}. */
+  void killAll(String cause) {
     stopping = true;
     for (JobProcess p : table.live().toList()) {
-      kill(p, "its worker stopped");
+      kill(p, cause);
     }
   }
 
