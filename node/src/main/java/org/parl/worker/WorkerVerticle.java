@@ -51,8 +51,6 @@ public final class WorkerVerticle extends VerticleBase {
   private static final long END_TIMEOUT_MS = 30_000;
   static final long STATS_MS = 2_000;
   static final long WARM_REFILL_DELAY_MS = 300;
-  /** How long stopping every job may wait for their processes to be gone. */
-  private static final long STOP_WAIT_MS = 10_000;
 
   private final ClusterNode node;
   private final WorkerSettings settings;
@@ -103,7 +101,7 @@ public final class WorkerVerticle extends VerticleBase {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
     boolean lostAlready;
     synchronized (this) {
-      fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), this::stopJobs);
+      fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
       runsOn = context;
       lostAlready = lostBeforeStart;
     }
@@ -194,30 +192,6 @@ public final class WorkerVerticle extends VerticleBase {
         .map(p -> vertx.executeBlocking(() -> LogTail.readAll(p.log, LogTail.MAX_DOWNLOAD_BYTES))
             .map(text -> new JobLog(view(p), text)))
         .orElseGet(() -> unknownJob(r.jobId()));
-  }
-
-  /**
-   * Kills every job process, again every 100 ms for those that were still starting, until none is
-   * left or {@value #STOP_WAIT_MS} ms have passed; completes with how many of them hosted a job.
-   */
-  private Future<Integer> stopJobs(String cause) {
-    int hosted = (int) jobs.liveProcesses().filter(p -> !p.warm()).count();
-    long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
-    Promise<Integer> gone = Promise.promise();
-    jobs.killAll(cause);
-    vertx.setPeriodic(100, t -> {
-      List<Long> left = jobs.liveProcesses().map(JobProcess::pid).toList();
-      if (left.isEmpty() || System.currentTimeMillis() > deadline) {
-        vertx.cancelTimer(t);
-        if (!left.isEmpty()) {
-          log.warn("job process(es) {} still run {} ms after they were killed", left, STOP_WAIT_MS);
-        }
-        gone.complete(hosted);
-      } else {
-        jobs.killAll(cause);
-      }
-    });
-    return gone.future();
   }
 
   private <T> Future<T> unknownJob(String jobId) {
