@@ -172,8 +172,12 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     try {
       conn = ActorConnection.open(job.host(), job.port(), CONNECT_MS);
     } catch (IOException e) {
-      throw endedBeforeUse(job.jobId()).<ParlException>map(x -> x).orElseGet(() -> new ParlException("cannot reach the job process of "
-          + spec.impl().getSimpleName() + " at " + job.host() + ":" + job.port() + ": " + e.getMessage(), e));
+      Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
+      if (ended.isPresent()) {
+        throw ended.get();
+      }
+      throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at "
+          + job.host() + ":" + job.port() + ": " + e.getMessage(), e);
     }
     opening.put(job.jobId(), conn);
     if (endedEarly.containsKey(job.jobId())) {
