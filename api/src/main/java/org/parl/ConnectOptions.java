@@ -15,6 +15,7 @@ public class ConnectOptions {
   private Duration connectTimeout = Duration.ofSeconds(10);
   private Path tokenFile;
   private String token;
+  private Duration callTimeout;
 
   public ConnectOptions() {}
 
@@ -108,6 +109,30 @@ public class ConnectOptions {
    */
   public ConnectOptions setToken(String token) {
     this.token = token;
+    return this;
+  }
+
+  /**
+   * How long a call to an actor may wait for its answer before it fails with a
+   * {@link CallTimeoutException}, or null (the default) for no limit: a call to a live actor waits
+   * for its answer, and a call to a lost one fails with {@link ActorLostException} whatever the
+   * timeout. The time counts from the call, so it includes waiting behind earlier calls to the same
+   * actor (they run one at a time, in order). {@link RemoteActor#withTimeout(Duration)} sets it per
+   * actor handle.
+   */
+  public Duration getCallTimeout() {
+    return callTimeout;
+  }
+
+  /**
+   * @param timeout a positive duration, or null for no call timeout
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
+  public ConnectOptions setCallTimeout(Duration timeout) {
+    if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+      throw new IllegalArgumentException("a call timeout must be positive (or null for none), not " + timeout);
+    }
+    this.callTimeout = timeout;
     return this;
   }
 }

@@ -1,6 +1,7 @@
 package org.parl;
 
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -8,6 +9,12 @@ import java.util.function.Function;
 /**
  * A handle on a remote actor. Calls made through it are pipelined on one connection to the
  * actor's process and run there one at a time, in the order they were made.
+ *
+ * <p>A call's future fails with {@link RemoteException} when the method threw, with
+ * {@link ActorLostException} as soon as the actor's job, its worker or the master is gone (also
+ * for calls made afterwards), and with {@link CallTimeoutException} when a call timeout is set
+ * ({@link ConnectOptions#setCallTimeout}, {@link #withTimeout}) and passes; the blocking proxy
+ * throws the same exceptions.
  *
  * @param <T> the actor's interface
  */
@@ -30,6 +37,23 @@ public interface RemoteActor<T> extends AutoCloseable {
 
   /** Writes a field of the remote object. */
   Future<Void> set(String field, Object value);
+
+  /**
+   * The same actor with another call timeout: every call, field access and blocking proxy call made
+   * through the returned handle fails with {@link CallTimeoutException} when its answer has not come
+   * within {@code timeout} of the call (like gRPC's {@code withDeadlineAfter}, or Ray's
+   * {@code ray.get(ref, timeout=...)}). The actor stays usable after a timeout: the call may still
+   * run, and its late answer is dropped. Both handles share the actor; closing either closes it.
+   *
+   * <pre>{@code
+   * Counter quick = actor.withTimeout(Duration.ofSeconds(2)).proxy();
+   * quick.add(1);                       // throws CallTimeoutException after 2 s without an answer
+   * }</pre>
+   *
+   * @param timeout a positive duration, or null for no timeout (even if {@link ConnectOptions} sets one)
+   * @throws IllegalArgumentException if {@code timeout} is zero or negative
+   */
+  RemoteActor<T> withTimeout(Duration timeout);
 
   /** The GPU ids the actor was given (also its {@code CUDA_VISIBLE_DEVICES}); empty for CPU actors. */
   List<String> gpus();

@@ -1,5 +1,6 @@
 package org.parl.cli;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
@@ -10,6 +11,7 @@ import org.parl.node.LocalWorker;
 import org.parl.node.Nodes;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
+import org.parl.worker.Fencing;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 import picocli.CommandLine.ArgGroup;
@@ -43,6 +45,11 @@ public final class WorkerCommand implements Callable<Integer> {
     List<Integer> gpus;
   }
 
+  @Option(names = "--fence-after", paramLabel = "SECONDS", defaultValue = "10",
+      description = "How long the worker keeps its jobs after losing a master it cannot reach (a partition, a frozen "
+          + "master); then it stops them and exits (default: ${DEFAULT-VALUE}).")
+  int fenceAfter;
+
   @Mixin
   HostOption host;
 
@@ -69,6 +76,9 @@ public final class WorkerCommand implements Callable<Integer> {
     if (lends.cpus != null && lends.cpus < 1) {
       throw new ParameterException(spec.commandLine(), "--cpus must be at least 1, not " + lends.cpus);
     }
+    if (fenceAfter < 1) {
+      throw new ParameterException(spec.commandLine(), "--fence-after must be at least 1 second, not " + fenceAfter);
+    }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
     String bindHost = host.reachableFrom(master);
     // before detaching, so that a missing or refused token is reported here
@@ -82,11 +92,13 @@ public final class WorkerCommand implements Callable<Integer> {
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));
     Foreground foreground = new Foreground(node, () -> {});
-    MasterWatch.onDeparture(node, info, master, who -> {
-      System.err.println("parl: " + who + " left the cluster; worker " + settings.workerId() + " stops");
-      foreground.stop(1);
-    });
-    Nodes.deploy(node.vertx(), new WorkerVerticle(node, settings));
+    WorkerVerticle worker = new WorkerVerticle(node, settings, new Fencing(master, info.masterMemberId(),
+        Duration.ofSeconds(fenceAfter), why -> {
+          System.err.println("parl: " + why);
+          foreground.stop(1);
+        }));
+    MasterWatch.onDeparture(node, info, master, who -> worker.masterLost());
+    Nodes.deploy(node.vertx(), worker);
     System.out.println("parl worker " + settings.workerId() + " ready: joined the " + info.type().name()
         + " cluster at " + master + " lending " + Nodes.describe(settings));
     return foreground.await();

@@ -35,7 +35,8 @@ import org.parl.wire.gateway.GatewayRequest;
  */
 final class GatewayConnection {
 
-  static final long PING_MS = 5_000;
+  /** The gateway drops a client silent for 10 s (a cut-off host) and stops its jobs. */
+  static final long PING_MS = 2_000;
 
   private final Vertx vertx;
   private final String address;

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.parl.ActorBuilder;
+import org.parl.ActorLostException;
 import org.parl.ConnectOptions;
 import org.parl.InvalidRequestException;
 import org.parl.ParlClient;
@@ -37,8 +38,12 @@ import org.parl.wire.gateway.JobPlacement;
  * The client: a control connection to the master's gateway, and one data connection per actor.
  * Control work runs on one Vert.x context; opening an actor (connect, ship code, construct) runs
  * on a worker thread because it uses blocking sockets.
+ *
+ * <p>No call waits for an actor that is gone (SPEC §7): when the master says a job ended, or the
+ * connection to the master is lost (without a master, workers stop their jobs, and a master stops
+ * the jobs of a client it lost), the actors concerned fail their pending and later calls at once.
  */
-public final class ParlClientImpl implements ParlClient {
+public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /** Extra time a create may take beyond the resource wait: starting a job JVM on a busy host. */
   private static final long LAUNCH_SLACK_MS = 150_000;
@@ -53,7 +58,8 @@ public final class ParlClientImpl implements ParlClient {
   private final GatewayReply.Welcome welcome;
   private final ValueCodec codec;
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
-  private final Map<Object, RemoteActorImpl<?>> byProxy = new ConcurrentHashMap<>();
+  /** Data connections being set up, by job id: a job that ends meanwhile closes its connection. */
+  private final Map<String, ActorConnection> opening = new ConcurrentHashMap<>();
   private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
   private volatile String lostReason;
   private Future<CodeBundle> bundle;
@@ -69,7 +75,7 @@ public final class ParlClientImpl implements ParlClient {
     this.gateway = gateway;
     this.welcome = welcome;
     gateway.onJobEnded(this::onJobEnded);
-    gateway.onLost(why -> lostReason = why);
+    gateway.onLost(this::onGatewayLost);
   }
 
   /**
@@ -132,7 +138,7 @@ public final class ParlClientImpl implements ParlClient {
 
   @Override
   public void release(Object proxy) {
-    RemoteActorImpl<?> actor = proxy == null ? null : byProxy.get(proxy);
+    RemoteActorImpl<?> actor = RemoteActorImpl.behind(proxy).filter(a -> a.owner() == this).orElse(null);
     if (actor == null) {
       throw new InvalidRequestException("release() takes a proxy returned by create() of this client, got " + proxy);
     }
@@ -182,11 +188,19 @@ public final class ParlClientImpl implements ParlClient {
       opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
           blobs.stream().map(Blob::hash).toList());
     } catch (IOException e) {
+      Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
+      if (ended.isPresent()) {
+        throw ended.get();
+      }
       throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at " + where + ": "
           + e.getMessage(), e);
     }
     ActorConnection conn = opened.connection();
     Set<String> missing = opened.missing();
+    opening.put(job.jobId(), conn);
+    if (endedEarly.containsKey(job.jobId())) {
+      conn.closeSocket();
+    }
     try {
       for (Blob b : blobs) {
         if (missing.remove(b.hash())) {
@@ -206,15 +220,24 @@ public final class ParlClientImpl implements ParlClient {
       conn.exchange(Frames.CREATE, Frames.named(header.encode(), ctorArgs), SETUP_MS);
     } catch (IOException | RuntimeException e) {
       conn.closeSocket();
+      Optional<ActorLostException> ended = endedBeforeUse(job.jobId()).or(() -> Optional.ofNullable(lostReason)
+          .map(why -> new ActorLostException("the actor's job " + job.jobId() + " was lost while it was set up: " + why)));
+      if (ended.isPresent()) {
+        throw ended.get();
+      }
       throw e;
+    } finally {
+      opening.remove(job.jobId());
     }
     RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(),
         GatewayCodec.toJson(job), conn, codec);
     actors.put(actor.jobId(), actor);
-    byProxy.put(actor.proxy(), actor);
     JsonObject early = endedEarly.remove(actor.jobId());
     if (early != null) {
       actor.ended(early);
+    }
+    if (lostReason != null) { // lost the master while this actor was set up
+      actor.lose(lostReason);
     }
     actor.startReader();
     return actor;
@@ -234,25 +257,63 @@ public final class ParlClientImpl implements ParlClient {
     return b.compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
   }
 
+  /** The master says a job ended: its actor is lost (unless closing), or its set-up stops now. */
   private void onJobEnded(GatewayReply.JobEnded ended) {
     JsonObject event = GatewayCodec.toJson(ended);
     String jobId = ended.jobId();
     RemoteActorImpl<?> actor = actors.get(jobId);
     if (actor != null) {
       actor.ended(event);
-    } else {
-      endedEarly.put(jobId, event);
-      vertx.setTimer(60_000, t -> endedEarly.remove(jobId));
+      return;
+    }
+    endedEarly.put(jobId, event);
+    vertx.setTimer(60_000, t -> endedEarly.remove(jobId));
+    ActorConnection settingUp = opening.get(jobId);
+    if (settingUp != null) {
+      settingUp.closeSocket(); // its set-up fails now, not after SETUP_MS
+    }
+    RemoteActorImpl<?> justOpened = actors.get(jobId);
+    if (justOpened != null && endedEarly.remove(jobId) != null) {
+      justOpened.ended(event);
     }
   }
 
-  void forget(RemoteActorImpl<?> actor) {
-    actors.remove(actor.jobId());
-    byProxy.remove(actor.proxy());
+  /** Why a job whose connection failed during its set-up is gone, if the master said so. */
+  private Optional<ActorLostException> endedBeforeUse(String jobId) {
+    return Optional.ofNullable(endedEarly.get(jobId)).map(e -> new ActorLostException("the actor's job " + jobId
+        + " ended before it could be used: " + e.getString("cause", "no cause given") + ". Create a new actor to go on"));
   }
 
-  Optional<String> lostReason() {
+  /**
+   * Without its master connection, a client's actors are lost: the master stops the jobs of a client
+   * it lost, and a worker stops its jobs when it loses the master (fencing). A call waits for none.
+   */
+  private void onGatewayLost(String why) {
+    lostReason = why;
+    for (RemoteActorImpl<?> actor : List.copyOf(actors.values())) {
+      actor.lose(why);
+    }
+    opening.values().forEach(ActorConnection::closeSocket);
+  }
+
+  @Override
+  public void forget(RemoteActorImpl<?> actor) {
+    actors.remove(actor.jobId());
+  }
+
+  @Override
+  public Optional<String> lostReason() {
     return Optional.ofNullable(lostReason);
+  }
+
+  @Override
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  @Override
+  public long callTimeoutMs() {
+    return options.getCallTimeout() == null ? 0 : Math.max(1, options.getCallTimeout().toMillis());
   }
 
   private <T> Future<T> onContext(Supplier<Future<T>> work) {

@@ -3,18 +3,23 @@ package org.parl.client;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.parl.ActorLostException;
+import org.parl.CallTimeoutException;
 import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.RemoteActor;
@@ -24,8 +29,27 @@ import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
 import org.parl.wire.ValueCodec;
 
-/** A created actor: its data connection, its blocking proxy, and how it ended. */
+/**
+ * A created actor: its data connection, its blocking proxy, and how it ended. Once its job is known
+ * to be gone ({@link #ended}, {@link #lose}), every pending and later call fails with
+ * {@link ActorLostException} at once, even while its socket stays half-open; a call with a timeout
+ * fails with {@link CallTimeoutException} when its answer is late, and the late answer is dropped.
+ */
 final class RemoteActorImpl<T> implements RemoteActor<T> {
+
+  /** What an actor needs from the client that created it. */
+  interface Owner {
+    Vertx vertx();
+
+    /** Why the connection to the master was lost, if it was. */
+    Optional<String> lostReason();
+
+    /** The default call timeout in milliseconds, 0 for none. */
+    long callTimeoutMs();
+
+    /** The actor was closed: the client forgets it. */
+    void forget(RemoteActorImpl<?> actor);
+  }
 
   /** How long a broken connection waits for the master to say why the job ended. */
   private static final long CAUSE_WAIT_MS = 1_000;
@@ -35,7 +59,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   /** A method with the decoder of its answers, both made once. */
   private record MethodInfo(RemoteMethod shape, ActorConnection.Decoder<?> decoder) {}
 
-  private final ParlClientImpl client;
+  private final Owner client;
   private final Class<T> api;
   private final String implName;
   private final JsonObject job;
@@ -45,24 +69,50 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   private final Map<Method, MethodInfo> methods = new ConcurrentHashMap<>();
   private final T proxy;
   private volatile Future<Void> closing;
+  /** Set once the actor is known to be gone: every later call fails with it at once. */
+  private volatile ActorLostException lost;
 
-  RemoteActorImpl(ParlClientImpl client, Class<T> api, String implName, JsonObject job, ActorConnection conn, ValueCodec codec) {
+  RemoteActorImpl(Owner client, Class<T> api, String implName, JsonObject job, ActorConnection conn, ValueCodec codec) {
     this.client = client;
     this.api = api;
     this.implName = implName;
     this.job = job;
     this.conn = conn;
     this.codec = codec;
-    this.proxy = api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, (p, m, args) -> {
+    this.proxy = newProxy(-1);
+  }
+
+  /** The blocking proxy of {@code actor}'s handlers: calls wait for their answer, or for {@code timeoutMs}. */
+  private record ProxyHandler(RemoteActorImpl<?> actor, long timeoutMs) implements InvocationHandler {
+    @Override
+    public Object invoke(Object p, Method m, Object[] args) {
       if (m.getDeclaringClass() == Object.class) {
-        return objectMethod(p, m, args);
+        return actor.objectMethod(p, m, args);
       }
       if (Context.isOnEventLoopThread()) {
         throw new IllegalStateException("a blocking actor proxy was called on an event loop, which must never block: "
             + "use RemoteActor.call(...) there");
       }
-      return invoke(m, args == null ? new Object[0] : args, true).await();
-    }));
+      return actor.invoke(m, args == null ? new Object[0] : args, true, timeoutMs).await();
+    }
+  }
+
+  /** @param timeoutMs the calls' timeout, 0 for none, -1 for the client's default */
+  T newProxy(long timeoutMs) {
+    return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, new ProxyHandler(this, timeoutMs)));
+  }
+
+  /** The actor behind a blocking proxy of any of its handles, if {@code proxy} is one. */
+  static Optional<RemoteActorImpl<?>> behind(Object proxy) {
+    if (proxy != null && Proxy.isProxyClass(proxy.getClass()) && Proxy.getInvocationHandler(proxy) instanceof ProxyHandler h) {
+      return Optional.of(h.actor());
+    }
+    return Optional.empty();
+  }
+
+  /** The client this actor belongs to. */
+  Owner owner() {
+    return client;
   }
 
   void startReader() {
@@ -71,28 +121,43 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   @Override
   public <R> Future<R> call(Function<? super T, R> method) {
+    return call(method, -1);
+  }
+
+  /** @param timeoutMs as for {@link #newProxy} */
+  <R> Future<R> call(Function<? super T, R> method, long timeoutMs) {
     CallRecorder.Invocation inv = CallRecorder.record(api, method);
-    return invoke(inv.method(), inv.args());
+    return invoke(inv.method(), inv.args(), false, timeoutMs);
   }
 
   @Override
   public Future<Void> run(Consumer<? super T> method) {
+    return run(method, -1);
+  }
+
+  /** @param timeoutMs as for {@link #newProxy} */
+  Future<Void> run(Consumer<? super T> method, long timeoutMs) {
     CallRecorder.Invocation inv = CallRecorder.record(api, a -> {
       method.accept(a);
       return null;
     });
-    return invoke(inv.method(), inv.args());
+    return invoke(inv.method(), inv.args(), false, timeoutMs);
   }
 
-  <R> Future<R> invoke(Method m, Object[] args) {
-    return invoke(m, args, false);
+  @Override
+  public RemoteActor<T> withTimeout(Duration timeout) {
+    return new TimedActor<>(this, TimedActor.millis(timeout));
   }
 
-  /** @param blocking the caller waits for the answer (and may read it itself) */
+  /**
+   * @param blocking the caller waits for the answer (and, without a timeout, may read it itself)
+   * @param timeoutMs as for {@link #newProxy}
+   */
   @SuppressWarnings("unchecked")
-  private <R> Future<R> invoke(Method m, Object[] args, boolean blocking) {
-    if (closing != null) {
-      return Future.failedFuture(closedError());
+  private <R> Future<R> invoke(Method m, Object[] args, boolean blocking, long timeoutMs) {
+    Future<R> refused = refused();
+    if (refused != null) {
+      return refused;
     }
     MethodInfo info = methods.computeIfAbsent(m, this::methodInfo);
     RemoteMethod shape = info.shape();
@@ -105,7 +170,26 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
           + shape.signature() + " cannot be serialised: " + e.getMessage(), e));
     }
     ActorConnection.Decoder<R> decoder = (ActorConnection.Decoder<R>) info.decoder();
+    long limit = timeout(timeoutMs);
+    if (limit > 0) {
+      // the caller must not read its own answer: a read cannot be given up when the time is over
+      return CallTimer.within(client.vertx(), conn.send(Frames.CALL, frame, decoder), limit,
+          () -> timeoutError(api.getSimpleName() + "." + shape.signature(), limit));
+    }
     return blocking ? conn.call(Frames.CALL, frame, decoder) : conn.send(Frames.CALL, frame, decoder);
+  }
+
+  private long timeout(long timeoutMs) {
+    return timeoutMs >= 0 ? timeoutMs : client.callTimeoutMs();
+  }
+
+  /** A failed future when no request can be sent (the actor is closed or lost); null when one can. */
+  private <R> Future<R> refused() {
+    ActorLostException gone = lost;
+    if (gone != null) {
+      return Future.failedFuture(gone);
+    }
+    return closing != null ? Future.failedFuture(closedError()) : null;
   }
 
   private MethodInfo methodInfo(Method m) {
@@ -122,19 +206,33 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public <V> Future<V> get(String field, Class<V> type) {
-    if (closing != null) {
-      return Future.failedFuture(closedError());
+    return get(field, type, -1);
+  }
+
+  /** @param timeoutMs as for {@link #newProxy} */
+  @SuppressWarnings("unchecked")
+  <V> Future<V> get(String field, Class<V> type, long timeoutMs) {
+    Future<V> refused = refused();
+    if (refused != null) {
+      return refused;
     }
-    return conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)),
+    Future<V> answer = conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)),
         (bytes, length) -> (V) codec.read(type, bytes, 0, length));
+    long limit = timeout(timeoutMs);
+    return CallTimer.within(client.vertx(), answer, limit, () -> timeoutError("reading field '" + field + "'", limit));
   }
 
   @Override
   public Future<Void> set(String field, Object value) {
-    if (closing != null) {
-      return Future.failedFuture(closedError());
+    return set(field, value, -1);
+  }
+
+  /** @param timeoutMs as for {@link #newProxy} */
+  Future<Void> set(String field, Object value, long timeoutMs) {
+    Future<Void> refused = refused();
+    if (refused != null) {
+      return refused;
     }
     byte[] name = field.getBytes(StandardCharsets.UTF_8);
     FrameBuffer frame = FrameWriter.buffer(2 + name.length + ValueCodec.sizeHint(value)).name(name);
@@ -144,7 +242,9 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
       return Future.failedFuture(new RemoteSerializationException("the value for field '" + field
           + "' cannot be serialised: " + e.getMessage(), e));
     }
-    return conn.send(Frames.SET, frame, (bytes, length) -> null);
+    long limit = timeout(timeoutMs);
+    return CallTimer.within(client.vertx(), conn.send(Frames.SET, frame, (bytes, length) -> null), limit,
+        () -> timeoutError("writing field '" + field + "'", limit));
   }
 
   @Override
@@ -162,15 +262,35 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     return job.getString("workerId");
   }
 
-  /** The master says this actor's job ended (closed, crashed, killed, or lost with its worker). */
+  /**
+   * The master says this actor's job ended (closed, crashed, killed, or lost with its worker): unless
+   * this client is closing it, the actor is lost.
+   */
   void ended(JsonObject event) {
     ended.tryComplete(event);
+    if (closing == null) {
+      lose(event.getString("cause", "its job ended"));
+    }
+  }
+
+  /**
+   * The actor is gone: its pending and later calls fail at once with an {@link ActorLostException}
+   * naming {@code cause}, whether or not its socket has closed (a frozen or cut-off host's stays
+   * half-open). Safe to call from any thread, more than once (the first cause is kept).
+   */
+  void lose(String cause) {
+    synchronized (this) {
+      if (lost == null) {
+        lost = lostError(cause);
+      }
+    }
+    conn.closeSocket(); // the reader then fails what is pending with the same exception
   }
 
   @Override
   public synchronized Future<Void> closeAsync() {
     if (closing == null) {
-      Future<Void> closed = conn.isLost() ? Future.succeededFuture() : closeConnection();
+      Future<Void> closed = conn.isLost() || lost != null ? Future.succeededFuture() : closeConnection();
       // with the master gone, nobody will confirm that the job ended
       long confirmMs = client.lostReason().isPresent() ? 0 : CLOSE_WAIT_MS;
       closing = closed
@@ -197,6 +317,9 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   /** Called on the reader thread when the connection breaks unexpectedly: waits briefly for the reason. */
   private ParlException lostBecause(IOException e) {
+    if (lost != null) {
+      return lost;
+    }
     String cause;
     try {
       JsonObject event = ended.future().await(CAUSE_WAIT_MS, TimeUnit.MILLISECONDS);
@@ -204,15 +327,26 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     } catch (Exception timeout) {
       cause = client.lostReason().orElse("its job process ended unexpectedly (" + e.getMessage() + ")");
     }
+    return lostError(cause);
+  }
+
+  private ActorLostException lostError(String cause) {
     return new ActorLostException("actor " + implName + " (" + jobId() + " on worker " + workerId() + ") was lost: "
         + cause + ". Create a new actor to go on");
+  }
+
+  private CallTimeoutException timeoutError(String what, long timeoutMs) {
+    return new CallTimeoutException(what + " on actor " + implName + " (" + jobId() + " on worker " + workerId()
+        + ") got no answer within " + timeoutMs / 1000.0 + " s. The actor stays usable: the call may still run (later "
+        + "calls run after it) and its late answer is dropped; give it more time with withTimeout(...) or "
+        + "ConnectOptions.setCallTimeout(...)");
   }
 
   private InvalidRequestException closedError() {
     return new InvalidRequestException("actor " + implName + " (" + jobId() + ") was closed; create a new one");
   }
 
-  private Object objectMethod(Object p, Method m, Object[] args) {
+  Object objectMethod(Object p, Method m, Object[] args) {
     return switch (m.getName()) {
       case "equals" -> p == args[0];
       case "hashCode" -> System.identityHashCode(p);

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -58,8 +59,14 @@ import org.slf4j.LoggerFactory;
 public final class GatewayVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(GatewayVerticle.class);
-  /** Clients ping every few seconds; one silent for this long is considered gone. */
-  static final int IDLE_TIMEOUT_S = 20;
+  /**
+   * Clients ping every 2 s; one silent for this long (a client whose host was cut off) is considered
+   * gone, and its jobs are stopped. Five missed pings: a client stalled by a long pause keeps its jobs.
+   */
+  static final int IDLE_TIMEOUT_S = 10;
+  /** How long the end of a job whose placement is still under way is remembered. */
+  private static final long ENDED_MEMORY_MS = Placer.LAUNCH_TIMEOUT_MS + 30_000;
+  private static final int ENDED_MEMORY_MAX = 10_000;
   private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
 
   private final Supplier<ClusterInfo> info;
@@ -71,6 +78,13 @@ public final class GatewayVerticle extends VerticleBase {
   private final Map<String, GatewaySession> clients = new HashMap<>();
   private final Map<Class<?>, BiConsumer<GatewaySession, GatewayRequest>> handlers = new HashMap<>();
   private GatewayDoor door;
+  /** Jobs that ended before their client's session knew them (still being placed): job id to the event. */
+  private final Map<String, JobEnded> endedUnplaced = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, JobEnded> eldest) {
+      return size() > ENDED_MEMORY_MAX;
+    }
+  };
   private Placer placer;
   private MapPublisher clientsMap;
   private List<RuntimeJar> runtimeJars = List.of();
@@ -120,7 +134,7 @@ public final class GatewayVerticle extends VerticleBase {
     });
     Future<?> hashed = vertx.executeBlocking(GatewayVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
-            .setHost(host).setPort(port).setIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true)
+            .setHost(host).setPort(port).setReadIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true)
             .setSsl(true).setKeyCertOptions(keys.keyCert())
             .setSslHandshakeTimeout(GatewayAuth.DEADLINE_MS).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS))
         .connectHandler(this::accept)
@@ -209,6 +223,12 @@ public final class GatewayVerticle extends VerticleBase {
             placer.kill(job.workerId(), job.jobId(), "its client disconnected before the job started");
             return;
           }
+          JobEnded ended = endedUnplaced.remove(job.jobId());
+          if (ended != null) { // lost (with its worker, say) before the client could be told where it runs
+            session.fail(r.id(), ErrorKind.LOST, "the actor's job " + job.jobId() + " on worker " + job.workerId()
+                + " ended as it started: " + ended.cause() + ". Try again");
+            return;
+          }
           session.addJob(job.jobId(), job.workerId());
           clientsMap.put(session.clientId(), session::record);
           session.send(new GatewayReply.Created(r.id(), job));
@@ -225,11 +245,18 @@ public final class GatewayVerticle extends VerticleBase {
     placer.kill(workerId, r.jobId(), "stopped by its client").onComplete(ar -> session.send(new GatewayReply.Done(r.id())));
   }
 
+  /** Tells a job's client that it ended; one whose placement is under way fails its create instead. */
   private void jobEnded(JobEnded e) {
     GatewaySession session = clients.get(e.clientId());
-    if (session != null && session.removeJob(e.jobId()) != null) {
+    if (session == null) {
+      return;
+    }
+    if (session.removeJob(e.jobId()) != null) {
       clientsMap.put(session.clientId(), session::record);
       session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost()));
+    } else {
+      endedUnplaced.put(e.jobId(), e);
+      vertx.setTimer(ENDED_MEMORY_MS, t -> endedUnplaced.remove(e.jobId()));
     }
   }
 

@@ -158,7 +158,8 @@ public final class JobCenterVerticle extends VerticleBase {
       return;
     }
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
-      dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname() + " died");
+      dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
+          + " left the cluster without a word (it died, froze or lost its network)");
     }
   }
 

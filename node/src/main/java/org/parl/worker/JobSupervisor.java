@@ -2,6 +2,7 @@ package org.parl.worker;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -30,6 +31,8 @@ final class JobSupervisor {
 
   private static final Logger log = LoggerFactory.getLogger(JobSupervisor.class);
   private static final long READY_TIMEOUT_MS = 90_000;
+  /** How long {@link #stopAll} waits for the processes to be gone. */
+  private static final long STOP_WAIT_MS = 10_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -172,10 +175,39 @@ final class JobSupervisor {
 
   /** Kills every process; used when the worker stops. */
   void killAll() {
+    killAll("its worker stopped");
+  }
+
+  /** Kills every process, each end reported with {@code cause}; from now on the worker is {@link #stopping()}. */
+  void killAll(String cause) {
     stopping = true;
     for (JobProcess p : table.live().toList()) {
-      kill(p, "its worker stopped");
+      kill(p, cause);
     }
+  }
+
+  /**
+   * Kills every process, again every 100 ms for those that were still starting, until none is left
+   * or {@value #STOP_WAIT_MS} ms have passed; completes with how many of them hosted a job.
+   */
+  Future<Integer> stopAll(String cause) {
+    int hosted = (int) table.live().filter(p -> !p.warm()).count();
+    long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
+    Promise<Integer> gone = Promise.promise();
+    killAll(cause);
+    vertx.setPeriodic(100, t -> {
+      List<Long> left = table.live().map(JobProcess::pid).toList();
+      if (left.isEmpty() || System.currentTimeMillis() > deadline) {
+        vertx.cancelTimer(t);
+        if (!left.isEmpty()) {
+          log.warn("job process(es) {} still run {} ms after they were killed", left, STOP_WAIT_MS);
+        }
+        gone.complete(hosted);
+      } else {
+        killAll(cause);
+      }
+    });
+    return gone.future();
   }
 
   private void exited(JobProcess p) {

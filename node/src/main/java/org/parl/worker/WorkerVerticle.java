@@ -1,5 +1,6 @@
 package org.parl.worker;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
  * process for each actor the master places here (from a warm pool when it can), reports each
- * job's end with its cause, and answers log requests on {@code parl.worker.<id>}.
+ * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. A worker on a node
+ * of its own fences itself when it loses its master ({@link Fence}).
  */
 public final class WorkerVerticle extends VerticleBase {
 
@@ -52,6 +54,11 @@ public final class WorkerVerticle extends VerticleBase {
 
   private final ClusterNode node;
   private final WorkerSettings settings;
+  private final Fencing fencing;
+  private Fence fence;
+  /** The context this verticle runs on once started; guarded by {@code this}, with {@link #lostBeforeStart}. */
+  private Context runsOn;
+  private boolean lostBeforeStart;
   private JobSupervisor jobs;
   private MapPublisher stats;
   private boolean warming;
@@ -59,14 +66,48 @@ public final class WorkerVerticle extends VerticleBase {
   /** Calls served by jobs that have ended, so that the total never goes down. */
   private long endedCalls;
 
+  /** A worker in the master's own process: it ends with its master. */
   public WorkerVerticle(ClusterNode node, WorkerSettings settings) {
+    this(node, settings, null);
+  }
+
+  /** A worker on a node of its own, which fences itself as {@code fencing} says when it loses its master. */
+  public WorkerVerticle(ClusterNode node, WorkerSettings settings, Fencing fencing) {
     this.node = node;
     this.settings = settings;
+    this.fencing = fencing;
+  }
+
+  /**
+   * The master left the cluster (a Hazelcast membership event, on any thread): the worker stops at
+   * once if the master is gone, or fences itself after the limit if it cannot be reached.
+   */
+  public void masterLost() {
+    Context c;
+    synchronized (this) {
+      if (runsOn == null) {
+        lostBeforeStart = true;
+        return;
+      }
+      c = runsOn;
+    }
+    if (fence != null) {
+      c.runOnContext(v -> fence.masterLost());
+    }
   }
 
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
+    boolean lostAlready;
+    synchronized (this) {
+      fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
+      runsOn = context;
+      lostAlready = lostBeforeStart;
+    }
+    if (lostAlready && fence != null) {
+      fence.masterLost();
+    }
     Dispatcher requests = new Dispatcher("worker " + settings.workerId(), log)
         .on(Launch.class, this::launch)
         .on(KillJob.class, this::kill)
@@ -109,6 +150,9 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private Future<Launched> launch(Launch request) {
+    if (jobs.stopping() || (fence != null && fence.masterGone())) {
+      return Failures.future(ErrorKind.LOST, "worker " + settings.workerId() + " lost its master and is stopping");
+    }
     JobState job = request.job();
     List<Integer> gpus = job.gpus();
     if (!settings.gpus().containsAll(gpus)) {
@@ -175,7 +219,7 @@ public final class WorkerVerticle extends VerticleBase {
    * cluster {@code warmJobs} generic ones, on a GPU cluster one per GPU no job holds.
    */
   private void topUpWarm() {
-    if (warming || settings.warmJobs() <= 0) {
+    if (warming || settings.warmJobs() <= 0 || jobs.stopping()) {
       return;
     }
     List<Integer> next = nextWarm();

@@ -1,0 +1,98 @@
+package org.parl.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The job processes alive on this machine, as the kernel shows them in {@code /proc}: which
+ * PARL_HOME started them, which GPUs they see and which network namespace (simulated host) they
+ * run in. Read by pid, never by name matching against other users' processes: only processes
+ * running {@code org.parl.job.JobMain} are looked at.
+ */
+public final class JobProcesses {
+
+  /** One live job process: its pid, PARL_HOME, {@code CUDA_VISIBLE_DEVICES} and network namespace. */
+  public record Job(long pid, String parlHome, List<String> gpus, String netns) {}
+
+  private JobProcesses() {}
+
+  /** The live job processes started under {@code parlHome} (by any of its nodes). */
+  public static List<Job> of(Path parlHome) {
+    String home = parlHome.toAbsolutePath().toString();
+    return all(j -> home.equals(j.parlHome()));
+  }
+
+  /** The live job processes running in network namespace {@code netns} (see {@link #netns(long)}). */
+  public static List<Job> in(String netns) {
+    return all(j -> netns.equals(j.netns()));
+  }
+
+  /** The live job processes that descend from process {@code pid} (a worker's jobs). */
+  public static List<Job> under(long pid) {
+    List<Job> out = new ArrayList<>();
+    ProcessHandle.of(pid).ifPresent(p -> p.descendants().forEach(d -> read(d.pid()).ifPresent(out::add)));
+    return out;
+  }
+
+  /** The GPU ids that two or more of {@code jobs} see, with their pids. */
+  public static Map<String, List<Long>> sharedGpus(List<Job> jobs) {
+    Map<String, List<Long>> byGpu = new HashMap<>();
+    for (Job j : jobs) {
+      j.gpus().forEach(g -> byGpu.computeIfAbsent(g, x -> new ArrayList<>()).add(j.pid()));
+    }
+    byGpu.values().removeIf(pids -> pids.size() < 2);
+    return byGpu;
+  }
+
+  private static List<Job> all(Predicate<Job> which) {
+    List<Job> out = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> read(p.pid()).filter(which).ifPresent(out::add));
+    return out;
+  }
+
+  private static Optional<Job> read(long pid) {
+    Path proc = Path.of("/proc", String.valueOf(pid));
+    try {
+      String cmdline = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8);
+      if (!Arrays.asList(cmdline.split("\0")).contains("org.parl.job.JobMain") || isZombie(proc)) {
+        return Optional.empty();
+      }
+      Map<String, String> env = new HashMap<>();
+      for (String kv : new String(Files.readAllBytes(proc.resolve("environ")), StandardCharsets.UTF_8).split("\0")) {
+        int eq = kv.indexOf('=');
+        if (eq > 0) {
+          env.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+      }
+      String cvd = env.getOrDefault("CUDA_VISIBLE_DEVICES", "");
+      List<String> gpus = cvd.isBlank() ? List.of() : List.of(cvd.split(","));
+      return Optional.of(new Job(pid, env.getOrDefault("PARL_HOME", ""), gpus, netns(pid).orElse("?")));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty(); // ended meanwhile
+    }
+  }
+
+  private static boolean isZombie(Path proc) throws IOException {
+    String stat = Files.readString(proc.resolve("stat"));
+    int close = stat.lastIndexOf(')');
+    return close > 0 && stat.length() > close + 2 && stat.charAt(close + 2) == 'Z';
+  }
+
+  /** The network namespace of a live process, as {@code net:[inode]}. */
+  public static Optional<String> netns(long pid) {
+    try {
+      return Optional.of(Files.readSymbolicLink(Path.of("/proc", String.valueOf(pid), "ns", "net")).toString());
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package org.parl.worker;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.parl.net.HostPort;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fencing (SPEC §7): a worker that lost its master stops its jobs, so that no job outlives its
+ * allocation and no GPU is offered again while a job from before still runs.
+ *
+ * <p>When the master leaves the cluster, its gateway is probed. A gateway that refuses connections
+ * belongs to a master that stopped or died: the worker stops its jobs and exits at once ("the master
+ * at ... left the cluster"). Otherwise the master cannot be reached (this host or the master's was
+ * cut off, or the master froze): it may live on and has dropped this worker from its pool, so after
+ * {@link Fencing#limit()} (counted from the loss) the worker stops its jobs, waits until their
+ * processes are gone, and exits. It never registers again: started anew, it joins with a clean slate.
+ * Launches are refused from the loss on. Runs on the worker verticle's context.
+ */
+final class Fence {
+
+  private static final Logger log = LoggerFactory.getLogger(Fence.class);
+  private static final int PROBE_MS = 2_000;
+
+  private final Vertx vertx;
+  private final Fencing fencing;
+  private final String workerId;
+  private final Function<String, Future<Integer>> stopJobs;
+  private long lostAt;
+
+  /**
+   * @param stopJobs stops every job process with the given cause; completes, once they are gone, with
+   *     how many of them hosted a job
+   */
+  Fence(Vertx vertx, Fencing fencing, String workerId, Function<String, Future<Integer>> stopJobs) {
+    this.vertx = vertx;
+    this.fencing = fencing;
+    this.workerId = workerId;
+    this.stopJobs = stopJobs;
+  }
+
+  /** True once the master was lost: this worker takes no new job. */
+  boolean masterGone() {
+    return lostAt != 0;
+  }
+
+  /** The master left the cluster (Hazelcast says so): stop now, or after the limit. */
+  void masterLost() {
+    if (masterGone()) {
+      return;
+    }
+    lostAt = System.nanoTime();
+    HostPort master = fencing.master();
+    vertx.executeBlocking(() -> refuses(master), false).onComplete(ar -> {
+      if (ar.succeeded() && ar.result()) {
+        log.warn("the master at {} left the cluster (its gateway refuses connections): stopping", master);
+        stopJobs.apply("its master stopped").onComplete(stopped -> fencing.stop().accept(
+            "the master at " + master + " (member " + fencing.masterMember() + ") left the cluster; worker " + workerId
+                + " stops"));
+        return;
+      }
+      long leftMs = fencing.limit().toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lostAt);
+      log.warn("lost the master at {} ({}): fencing in {} ms unless this worker is stopped first", master,
+          ar.succeeded() ? "it cannot be reached" : ar.cause().getMessage(), Math.max(0, leftMs));
+      vertx.setTimer(Math.max(1, leftMs), t -> fence());
+    });
+  }
+
+  private void fence() {
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lostAt);
+    log.warn("fencing: no master for {} s; stopping every job process", seconds);
+    stopJobs.apply("its worker lost the master for " + seconds + " s (fencing)").onComplete(ar -> fencing.stop().accept(
+        "lost the master at " + fencing.master() + " for " + seconds + " s (a partition, or a frozen master): worker "
+            + workerId + " stopped its " + (ar.succeeded() ? ar.result() + " " : "") + "job(s) so that none outlives its "
+            + "allocation, and stops; start it again to rejoin with a clean slate"));
+  }
+
+  /** True when nothing listens at the master's gateway any more: the master process is gone. */
+  private static boolean refuses(HostPort master) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(master.host(), master.port()), PROBE_MS);
+      return false;
+    } catch (ConnectException e) {
+      return e.getMessage() != null && e.getMessage().contains("refused");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
