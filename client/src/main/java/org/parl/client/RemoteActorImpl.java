@@ -1,14 +1,11 @@
 package org.parl.client;
 
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -82,32 +79,19 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     this.proxy = newProxy(-1);
   }
 
-  /** The blocking proxy of {@code actor}'s handlers: calls wait for their answer, or for {@code timeoutMs}. */
-  private record ProxyHandler(RemoteActorImpl<?> actor, long timeoutMs) implements InvocationHandler {
-    @Override
-    public Object invoke(Object p, Method m, Object[] args) {
-      if (m.getDeclaringClass() == Object.class) {
-        return actor.objectMethod(p, m, args);
-      }
-      if (Context.isOnEventLoopThread()) {
-        throw new IllegalStateException("a blocking actor proxy was called on an event loop, which must never block: "
-            + "use RemoteActor.call(...) there");
-      }
-      return actor.invoke(m, args == null ? new Object[0] : args, true, timeoutMs).await();
-    }
-  }
-
   /** @param timeoutMs the calls' timeout, 0 for none, -1 for the client's default */
   T newProxy(long timeoutMs) {
-    return api.cast(Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, new ProxyHandler(this, timeoutMs)));
+    return ActorProxy.create(this, api, timeoutMs);
   }
 
   /** The actor behind a blocking proxy of any of its handles, if {@code proxy} is one. */
   static Optional<RemoteActorImpl<?>> behind(Object proxy) {
-    if (proxy != null && Proxy.isProxyClass(proxy.getClass()) && Proxy.getInvocationHandler(proxy) instanceof ProxyHandler h) {
-      return Optional.of(h.actor());
-    }
-    return Optional.empty();
+    return ActorProxy.actorOf(proxy);
+  }
+
+  /** A blocking call through a proxy: waits for the answer, or for {@code timeoutMs}. */
+  Object invokeBlocking(Method m, Object[] args, long timeoutMs) {
+    return invoke(m, args, true, timeoutMs).await();
   }
 
   /** The client this actor belongs to. */
@@ -344,14 +328,6 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   private InvalidRequestException closedError() {
     return new InvalidRequestException("actor " + implName + " (" + jobId() + ") was closed; create a new one");
-  }
-
-  Object objectMethod(Object p, Method m, Object[] args) {
-    return switch (m.getName()) {
-      case "equals" -> p == args[0];
-      case "hashCode" -> System.identityHashCode(p);
-      default -> "RemoteActor[" + implName + " " + jobId() + " on " + workerId() + "]";
-    };
   }
 
   @Override
