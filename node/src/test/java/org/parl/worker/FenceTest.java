@@ -60,7 +60,7 @@ class FenceTest {
     long t0 = System.nanoTime();
     lose(fence);
     String why = stopped.get(10, TimeUnit.SECONDS);
-    assertEquals("the master at 127.0.0.1:" + port + " left the cluster; worker w-test stops", why);
+    assertEquals("the master at 127.0.0.1:" + port + " (member m-test) left the cluster; worker w-test stops", why);
     assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) < 10, "at once, not after the limit");
     assertEquals(1, stops.get(), "its jobs were stopped first");
   }
