@@ -73,7 +73,7 @@ public final class MonitorVerticle extends VerticleBase {
   public Future<?> start() {
     ClusterReader reader = new ClusterReader(vertx, node);
     watch = new ClusterWatch(reader, this::url);
-    events = new EventStream("cluster");
+    events = new EventStream(vertx, "cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
     node.onMemberRemoved(left -> context.runOnContext(v -> poll()));
     return TokenPage.load(vertx)
