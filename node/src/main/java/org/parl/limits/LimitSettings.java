@@ -17,9 +17,13 @@ import java.util.Properties;
  * @param maxConnections gateway connections open at once in total
  * @param maxUnauthenticated gateway connections that have not yet authenticated, at once
  * @param maxWaitingPerClient creates of one client waiting in the queue for resources
+ * @param logMaxBytes size of a job's log past which a worker rotates it
+ * @param logKeepHours how long a worker keeps the log of a job that ended
+ * @param logKeepEnded how many logs of ended jobs a worker keeps at most
+ * @param codeCacheMaxBytes size of a host's shipped-code cache past which the least recently used code is evicted
  */
 public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, int maxUnauthenticated,
-    int maxWaitingPerClient) {
+    int maxWaitingPerClient, long logMaxBytes, int logKeepHours, int logKeepEnded, long codeCacheMaxBytes) {
 
   public static final String CONFIG_ENV = "PARL_LIMITS_CONFIG";
   /** The settings file's name, also for messages that tell how to raise a cap. */
@@ -27,13 +31,22 @@ public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, in
   private static final String RESOURCE = "parl-limits.properties";
 
   /** The defaults, which a lab never hits by accident. */
-  public static final LimitSettings DEFAULTS = new LimitSettings(64, 1024, 64, 1000);
+  public static final LimitSettings DEFAULTS = new LimitSettings(64, 1024, 64, 1000, 64L << 20, 24, 1000, 2L << 30);
 
   public LimitSettings {
     positive("gateway.maxConnectionsPerAddress", maxConnectionsPerAddress);
     positive("gateway.maxConnections", maxConnections);
     positive("gateway.maxUnauthenticated", maxUnauthenticated);
     positive("jobs.maxWaitingPerClient", maxWaitingPerClient);
+    positive("jobs.logMaxBytes", logMaxBytes);
+    positive("jobs.logKeepHours", logKeepHours);
+    positive("jobs.logKeepEnded", logKeepEnded);
+    positive("jobs.codeCacheMaxBytes", codeCacheMaxBytes);
+  }
+
+  /** The caps a test or an embedding program sets, with the defaults for disk use. */
+  public LimitSettings(int maxConnectionsPerAddress, int maxConnections, int maxUnauthenticated, int maxWaitingPerClient) {
+    this(maxConnectionsPerAddress, maxConnections, maxUnauthenticated, maxWaitingPerClient, 64L << 20, 24, 1000, 2L << 30);
   }
 
   /** The settings in effect on this installation. */
@@ -60,25 +73,33 @@ public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, in
   /** The settings named in {@code p}, defaults for the rest. */
   public static LimitSettings of(Properties p) {
     return new LimitSettings(
-        number(p, "gateway.maxConnectionsPerAddress", DEFAULTS.maxConnectionsPerAddress),
-        number(p, "gateway.maxConnections", DEFAULTS.maxConnections),
-        number(p, "gateway.maxUnauthenticated", DEFAULTS.maxUnauthenticated),
-        number(p, "jobs.maxWaitingPerClient", DEFAULTS.maxWaitingPerClient));
+        (int) number(p, "gateway.maxConnectionsPerAddress", DEFAULTS.maxConnectionsPerAddress),
+        (int) number(p, "gateway.maxConnections", DEFAULTS.maxConnections),
+        (int) number(p, "gateway.maxUnauthenticated", DEFAULTS.maxUnauthenticated),
+        (int) number(p, "jobs.maxWaitingPerClient", DEFAULTS.maxWaitingPerClient),
+        number(p, "jobs.logMaxBytes", DEFAULTS.logMaxBytes),
+        (int) number(p, "jobs.logKeepHours", DEFAULTS.logKeepHours),
+        (int) number(p, "jobs.logKeepEnded", DEFAULTS.logKeepEnded),
+        number(p, "jobs.codeCacheMaxBytes", DEFAULTS.codeCacheMaxBytes));
   }
 
-  private static int number(Properties p, String key, int fallback) {
+  private static long number(Properties p, String key, long fallback) {
     String value = p.getProperty(key);
     if (value == null || value.isBlank()) {
       return fallback;
     }
     try {
-      return Integer.parseInt(value.strip());
+      long n = Long.parseLong(value.strip());
+      if (n > Integer.MAX_VALUE && !key.endsWith("Bytes")) {
+        throw new NumberFormatException("too large");
+      }
+      return n;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(key + " in " + FILE + " must be a whole number, not '" + value.strip() + "'", e);
     }
   }
 
-  private static void positive(String key, int value) {
+  private static void positive(String key, long value) {
     if (value < 1) {
       throw new IllegalArgumentException(key + " in " + FILE + " must be at least 1, not " + value);
     }
