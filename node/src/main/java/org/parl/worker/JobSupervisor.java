@@ -67,11 +67,16 @@ final class JobSupervisor {
     });
     new Heartbeats(table, this::kill).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
-    vertx.executeBlocking(LimitSettings::load).onSuccess(limits -> new LogJanitor(settings.workDir().resolve("logs"),
-            limits.logMaxBytes(), TimeUnit.HOURS.toMillis(limits.logKeepHours()), limits.logKeepEnded())
-        .start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet())))
-        .onFailure(e -> log.warn("job logs are not rotated: {}", e.getMessage()));
+    vertx.executeBlocking(LimitSettings::load).onSuccess(this::applyLimits)
+        .onFailure(e -> log.warn("the limits file could not be read, so job logs are not rotated: {}", e.getMessage()));
     return readEncryptData().compose(v -> control.listen(vertx));
+  }
+
+  /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
+  private void applyLimits(LimitSettings limits) {
+    launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
+    new LogJanitor(settings.workDir().resolve("logs"), limits.logMaxBytes(), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
+        limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet()));
   }
 
   /**
