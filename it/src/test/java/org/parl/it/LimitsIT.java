@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +24,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.parl.ParlClient;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.it.actors.Printer;
+import org.parl.it.actors.PrinterImpl;
 import org.parl.security.ClusterToken;
 
 /**
@@ -34,12 +38,16 @@ import org.parl.security.ClusterToken;
 class LimitsIT {
 
   private static final Duration LONG = Duration.ofSeconds(90);
+  /** A small log cap for this cluster's jobs: 1 MiB. */
+  private static final long LOG_CAP = 1 << 20;
   private TestCluster cluster;
   private ClusterToken token;
 
   @BeforeAll
   void start() throws Exception {
-    cluster = TestCluster.start(0, "--cpus", "2");
+    Path limits = Files.createTempFile("parl-limits", ".properties");
+    Files.writeString(limits, "jobs.logMaxBytes=" + LOG_CAP + "\n");
+    cluster = TestCluster.start(Map.of("PARL_LIMITS_CONFIG", limits.toString()), 0, "--cpus", "2");
     token = ClusterToken.find(cluster.tokenFile());
   }
 
@@ -182,5 +190,28 @@ class LimitsIT {
       }
     });
     normalWork(parl);
+  }
+
+  /** The rotated part of a job log under the cluster's home, once there is one. */
+  private Path rotatedLog() throws IOException {
+    try (Stream<Path> files = Files.walk(cluster.home)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".log.1")).findFirst().orElse(null);
+    }
+  }
+
+  @Test
+  void aJobThatPrintsPastTheLogCapKeepsRunningAndItsLogStaysUnderIt() throws Exception {
+    ParlClient parl = cluster.connect();
+    try (var printer = parl.actor(Printer.class, PrinterImpl.class).createAsync().await()) {
+      long printed = 0;
+      while (printed < 10 * LOG_CAP) {
+        printed += printer.call(p -> p.print(512)).await();
+      }
+      Path rotated = Await.until("the job's log is rotated", LONG, this::rotatedLog, p -> p != null);
+      Path live = rotated.resolveSibling(rotated.getFileName().toString().replace(".log.1", ".log"));
+      Await.until("the live log is back under the cap", LONG, () -> Files.size(live) <= LOG_CAP);
+      assertTrue(Files.size(rotated) <= LOG_CAP / 4, "the kept part is a quarter of the cap: " + Files.size(rotated));
+      assertEquals(1024L, printer.call(p -> p.print(1)).await(), "the job still runs");
+    }
   }
 }

@@ -67,8 +67,10 @@ final class JobSupervisor {
     });
     new Heartbeats(table, this::kill).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
-    vertx.executeBlocking(LimitSettings::load).onSuccess(this::applyLimits)
-        .onFailure(e -> log.warn("the limits file could not be read, so job logs are not rotated: {}", e.getMessage()));
+    vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
+      log.warn("using the default limits: {}", e.getMessage());
+      return LimitSettings.DEFAULTS;
+    }).onSuccess(this::applyLimits);
     return readEncryptData().compose(v -> control.listen(vertx));
   }
 
