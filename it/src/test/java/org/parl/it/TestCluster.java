@@ -39,13 +39,20 @@ public final class TestCluster implements AutoCloseable {
 
   /** Starts {@code parl master --port 0 <args>}; {@code fakeGpus > 0} adds a fake nvidia-smi. */
   public static TestCluster start(int fakeGpus, String... args) throws Exception {
+    return start(Map.of(), fakeGpus, args);
+  }
+
+  /** Like {@link #start(int, String...)}, the master with more environment (such as {@code PARL_LIMITS_CONFIG}). */
+  public static TestCluster start(Map<String, String> env, int fakeGpus, String... args) throws Exception {
     Path home = Files.createTempDirectory("parl-it");
     List<String> cmd = new ArrayList<>(List.of("master", "--port", "0"));
     if (fakeGpus > 0) {
       cmd.addAll(List.of("--gpu-cluster", "--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
     }
     cmd.addAll(List.of(args));
-    ParlProcess master = ParlProcess.start(ParlProcess.env(home), cmd.toArray(String[]::new));
+    Map<String, String> masterEnv = ParlProcess.env(home);
+    masterEnv.putAll(env);
+    ParlProcess master = ParlProcess.start(masterEnv, cmd.toArray(String[]::new));
     Matcher m = master.awaitLine("parl master ready: address (\\S+), \\w+ cluster, (?:local worker (w-\\w+)|no local worker)", START);
     return new TestCluster(home, master, m.group(1), m.group(2));
   }

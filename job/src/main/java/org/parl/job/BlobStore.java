@@ -4,25 +4,54 @@ import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.parl.wire.Hashes;
 
 /**
  * Shipped code and files on a worker's host, named by content hash and shared by all jobs there,
  * so that the same jar is sent over the network once. Every blob is checked against its hash
- * before it is stored; a name that is not a hash never reaches the file system.
+ * before it is stored; a name that is not a hash never reaches the file system. The store is
+ * bounded (SPEC §8): each use touches a blob's modification time, and adding one evicts the least
+ * recently used blobs above the size cap, except those used within {@link #IN_USE_MS}; a job that
+ * needs an evicted blob reports it missing and its client ships it again.
  */
 final class BlobStore {
 
+  /** Blobs used this recently are never evicted: a job may be about to load them. */
+  static final long IN_USE_MS = 10_000;
+
   private final Path dir;
+  private final long maxBytes;
 
   BlobStore(Path dir) throws IOException {
-    this.dir = Files.createDirectories(dir);
+    this(dir, Long.MAX_VALUE);
   }
 
+  /** @param maxBytes the size above which least recently used blobs are evicted */
+  BlobStore(Path dir, long maxBytes) throws IOException {
+    this.dir = Files.createDirectories(dir);
+    this.maxBytes = maxBytes;
+  }
+
+  /** Whether the blob is here; if it is, it counts as used now. */
   boolean has(String hash) {
-    return Hashes.valid(hash) && Files.isRegularFile(path(hash));
+    if (!Hashes.valid(hash) || !Files.isRegularFile(path(hash))) {
+      return false;
+    }
+    try {
+      Files.setLastModifiedTime(path(hash), FileTime.fromMillis(System.currentTimeMillis()));
+    } catch (IOException e) {
+      return Files.isRegularFile(path(hash)); // evicted meanwhile, or not ours to touch: still usable if there
+    }
+    return true;
   }
 
   Path path(String hash) {
@@ -54,6 +83,45 @@ final class BlobStore {
       }
     } finally {
       Files.deleteIfExists(tmp);
+    }
+    evict(System.currentTimeMillis());
+  }
+
+  /** Deletes least recently used blobs, not used within {@link #IN_USE_MS} of {@code now}, until the store fits its cap. */
+  void evict(long now) throws IOException {
+    List<Path> blobs;
+    try (Stream<Path> files = Files.list(dir)) {
+      blobs = files.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
+    }
+    long total = 0;
+    Map<Path, Long> used = new HashMap<>();
+    for (Path p : blobs) {
+      try {
+        total += Files.size(p);
+        used.put(p, Files.getLastModifiedTime(p).toMillis());
+      } catch (NoSuchFileException e) {
+        // evicted by another job process
+      }
+    }
+    List<Path> oldestFirst = used.keySet().stream().sorted(Comparator.comparing(used::get)).toList();
+    for (Path p : oldestFirst) {
+      if (total <= maxBytes || now - used.get(p) < IN_USE_MS) {
+        break;
+      }
+      try {
+        long size = Files.size(p);
+        Files.delete(p);
+        total -= size;
+      } catch (NoSuchFileException e) {
+        // evicted by another job process
+      }
+    }
+  }
+
+  /** Bytes the store holds now. */
+  long size() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.mapToLong(p -> p.toFile().length()).sum();
     }
   }
 }

@@ -20,7 +20,8 @@ import org.parl.wire.DataAuth;
  * ({@link Handshake}). It ends when that client closes the actor or goes away, or when its worker
  * goes away.
  *
- * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]},
+ * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]
+ * [--code-cache-max-bytes N]},
  * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
  */
 public final class JobMain {
@@ -57,7 +58,8 @@ public final class JobMain {
       data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 16);
       data.setSoTimeout(1000);
       SharedSecret secret = SharedSecret.random();
-      JobMain job = new JobMain(a.get("slot"), new BlobStore(Path.of(a.get("blobs"))));
+      JobMain job = new JobMain(a.get("slot"), new BlobStore(Path.of(a.get("blobs")),
+          Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }

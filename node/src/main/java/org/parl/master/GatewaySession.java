@@ -1,5 +1,6 @@
 package org.parl.master;
 
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -7,9 +8,9 @@ import io.vertx.core.net.NetSocket;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.parl.limits.WriteBound;
 import org.parl.wire.Checks;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.JsonLines;
 import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest.ClientHello;
@@ -22,6 +23,7 @@ import org.parl.wire.gateway.GatewayRequest.ClientHello;
 final class GatewaySession {
 
   private final NetSocket socket;
+  private final WriteBound out;
   private final long connectedAt = System.currentTimeMillis();
   /** The client's jobs: job id to the worker that runs it. */
   private final Map<String, String> jobs = new LinkedHashMap<>();
@@ -29,9 +31,12 @@ final class GatewaySession {
   private ClientHello hello;
   private boolean authenticated;
   private boolean closed;
+  private Runnable onAuthenticated = () -> { };
 
-  GatewaySession(NetSocket socket) {
+  /** A session whose replies are bounded ({@link WriteBound}): a peer that does not read them is disconnected. */
+  GatewaySession(Vertx vertx, NetSocket socket) {
     this.socket = socket;
+    this.out = new WriteBound(vertx, socket, socket, "gateway peer " + socket.remoteAddress(), () -> WriteBound.abort(socket));
   }
 
   String clientId() {
@@ -61,6 +66,12 @@ final class GatewaySession {
 
   void markAuthenticated() {
     authenticated = true;
+    onAuthenticated.run();
+  }
+
+  /** Runs {@code action} once the peer has authenticated. */
+  void onAuthenticated(Runnable action) {
+    onAuthenticated = action;
   }
 
   void becomeClient(String id, ClientHello helloMessage) {
@@ -87,7 +98,8 @@ final class GatewaySession {
 
   void send(GatewayReply reply) {
     if (!closed) {
-      JsonLines.write(socket, GatewayCodec.encode(reply));
+      byte[] json = GatewayCodec.encode(reply);
+      out.write(Buffer.buffer(json.length + 1).appendBytes(json).appendByte((byte) '\n'));
     }
   }
 
@@ -101,9 +113,14 @@ final class GatewaySession {
 
   /** Sends the one refusal of a peer that did not authenticate, then closes the connection. */
   void refuse(Long requestId, String message) {
+    refuse(requestId, ErrorKind.UNAUTHENTICATED, message);
+  }
+
+  /** Sends one refusal of {@code kind}, then closes the connection. */
+  void refuse(Long requestId, ErrorKind kind, String message) {
     if (!closed) {
       closed = true;
-      socket.write(Buffer.buffer(GatewayCodec.encode(new GatewayReply.Failed(requestId, ErrorKind.UNAUTHENTICATED, message)))
+      socket.write(Buffer.buffer(GatewayCodec.encode(new GatewayReply.Failed(requestId, kind, message)))
           .appendByte((byte) '\n')).onComplete(ar -> socket.close());
     }
   }

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -27,6 +28,7 @@ import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 import org.parl.wire.BadMessageException;
@@ -75,6 +77,7 @@ public final class GatewayVerticle extends VerticleBase {
   private final int port;
   private final ClusterToken token;
   private final ClusterKeys keys;
+  private final ConnectionCaps caps;
   private final Map<String, GatewaySession> clients = new HashMap<>();
   private final Map<Class<?>, BiConsumer<GatewaySession, GatewayRequest>> handlers = new HashMap<>();
   private GatewayDoor door;
@@ -101,6 +104,13 @@ public final class GatewayVerticle extends VerticleBase {
    */
   public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port, ClusterToken token,
       ClusterKeys keys) {
+    this(info, nodeId, host, port, token, keys, LimitSettings.DEFAULTS);
+  }
+
+  /** With the connection caps of {@code limits} (SPEC §8). */
+  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port, ClusterToken token,
+      ClusterKeys keys, LimitSettings limits) {
+    this.caps = new ConnectionCaps(limits);
     this.info = info;
     this.nodeId = nodeId;
     this.host = host;
@@ -171,9 +181,25 @@ public final class GatewayVerticle extends VerticleBase {
   }
 
   private void accept(NetSocket socket) {
-    GatewaySession session = new GatewaySession(socket);
-    socket.closeHandler(v -> closed(session));
+    GatewaySession session = new GatewaySession(vertx, socket);
+    String address = socket.remoteAddress().hostAddress();
+    Optional<String> refused = caps.admit(address);
+    if (refused.isPresent()) {
+      log.warn("gateway refused a connection from {}: {}", address, refused.get());
+      session.refuse(null, ErrorKind.RESOURCE, refused.get() + "; the connection is closed");
+      return;
+    }
+    session.onAuthenticated(caps::authenticated);
+    socket.closeHandler(v -> {
+      caps.closed(address, session.authenticated());
+      closed(session);
+    });
     door.admit(session, line -> received(session, line));
+  }
+
+  /** Connections refused by a cap since the gateway started. */
+  public long refusedConnections() {
+    return caps.refused();
   }
 
   private void received(GatewaySession session, Buffer line) {

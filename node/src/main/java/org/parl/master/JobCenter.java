@@ -10,6 +10,7 @@ import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
+import org.parl.limits.LimitSettings;
 import org.parl.scheduler.Allocation;
 import org.parl.scheduler.ResourcePool;
 import org.parl.scheduler.ResourceRequest;
@@ -40,6 +41,7 @@ public final class JobCenter<H> {
 
   private final ClusterType type;
   private final int maxGpusPerActor;
+  private final int maxWaitingPerClient;
   private final ResourcePool pool = new ResourcePool();
   private final Scheduler<Waiting<H>> scheduler;
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
@@ -47,6 +49,12 @@ public final class JobCenter<H> {
   private long jobCounter;
 
   public JobCenter(ClusterType type, int maxGpusPerActor) {
+    this(type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient());
+  }
+
+  /** @param maxWaitingPerClient how many requests of one client may wait at once (SPEC §8) */
+  public JobCenter(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient) {
+    this.maxWaitingPerClient = maxWaitingPerClient;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
     this.scheduler = new Scheduler<>(pool, () -> "job-" + (++jobCounter));
@@ -113,6 +121,11 @@ public final class JobCenter<H> {
    */
   public Submitted submit(Allocate r, H handle) {
     ResourceRequest resources = validate(r);
+    if (scheduler.waitingCount() >= maxWaitingPerClient && waitingOf(r.clientId()) >= maxWaitingPerClient) {
+      throw new Rejected(ErrorKind.INVALID, "client " + r.clientId() + " already has " + maxWaitingPerClient
+          + " creates waiting for resources, the cap: wait for some to be served, or raise jobs.maxWaitingPerClient in "
+          + LimitSettings.FILE + " on the master");
+    }
     Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
     return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
   }
@@ -141,6 +154,11 @@ public final class JobCenter<H> {
           + " GPUs and this one asks for " + r.gpus() + ": split the work across actors");
     }
     return ResourceRequest.ofGpus(r.gpus());
+  }
+
+  /** How many requests of {@code clientId} wait now. */
+  public int waitingOf(String clientId) {
+    return (int) scheduler.waiting().stream().filter(w -> w.ticket().request().clientId().equals(clientId)).count();
   }
 
   /** Gives up a waiting request whose time ran out; empty if it was already served. */

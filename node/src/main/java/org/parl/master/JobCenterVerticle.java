@@ -31,6 +31,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.limits.LimitSettings;
 import org.parl.wire.ErrorKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,7 @@ public final class JobCenterVerticle extends VerticleBase {
   private final ClusterNode node;
   private final ClusterType type;
   private final int maxGpusPerActor;
+  private final int maxWaitingPerClient;
   private JobCenter<Promise<Granted>> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
@@ -56,6 +58,12 @@ public final class JobCenterVerticle extends VerticleBase {
   private final Map<String, String> nodesByMember = new HashMap<>();
 
   public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor) {
+    this(node, type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient());
+  }
+
+  /** @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8) */
+  public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor, int maxWaitingPerClient) {
+    this.maxWaitingPerClient = maxWaitingPerClient;
     this.node = node;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
@@ -63,7 +71,7 @@ public final class JobCenterVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    center = new JobCenter<>(type, maxGpusPerActor);
+    center = new JobCenter<>(type, maxGpusPerActor, maxWaitingPerClient);
     workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP);
     jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP);
     node.onMemberRemoved(left -> context.runOnContext(v -> memberGone(left)));

@@ -5,6 +5,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.function.Supplier;
+import org.parl.limits.LimitSettings;
 
 /**
  * The monitor's HTTP API (SPEC §6): the cluster view, a client's jobs, job logs, Prometheus
@@ -14,10 +15,16 @@ final class ApiHandlers {
 
   private final ClusterWatch watch;
   private final JobsService jobs;
+  private LimitSettings limits = LimitSettings.DEFAULTS;
 
   ApiHandlers(ClusterWatch watch, JobsService jobs) {
     this.watch = watch;
     this.jobs = jobs;
+  }
+
+  /** The caps {@code /metrics} reports, once read from the limits file. */
+  void limits(LimitSettings read) {
+    limits = read;
   }
 
   /** {@code GET /api/cluster}. */
@@ -64,7 +71,7 @@ final class ApiHandlers {
     watch.refresh()
         .onSuccess(view -> ctx.response()
             .putHeader(HttpHeaders.CONTENT_TYPE, PrometheusText.CONTENT_TYPE)
-            .end(PrometheusText.format(view)))
+            .end(PrometheusText.format(view, limits)))
         .onFailure(e -> HttpReplies.failure(ctx, e));
   }
 

@@ -1,25 +1,32 @@
 package org.parl.monitor;
 
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
-import java.util.LinkedHashSet;
-import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.parl.limits.WriteBound;
 
 /**
  * Server-Sent Events to the open pages: each gets the latest cluster view on connecting and every
  * change after. A page whose connection cannot keep up skips views (the next one replaces them
- * anyway); closed connections are forgotten. Used from the monitor's context only.
+ * anyway), and one that stays behind is dropped ({@link WriteBound}); closed connections are
+ * forgotten. Used from the monitor's context only.
  */
 final class EventStream {
 
   private static final long RETRY_MS = 2_000;
 
+  private final Vertx vertx;
   private final String event;
-  private final Set<HttpServerResponse> open = new LinkedHashSet<>();
+  private final Map<HttpServerResponse, WriteBound> open = new LinkedHashMap<>();
   private String last;
 
-  EventStream(String event) {
+  EventStream(Vertx vertx, String event) {
+    this.vertx = vertx;
     this.event = event;
   }
 
@@ -29,12 +36,16 @@ final class EventStream {
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
         .putHeader("X-Accel-Buffering", "no");
-    open.add(r);
+    WriteBound bound = new WriteBound(vertx, r, null, "event-stream page " + ctx.request().remoteAddress(), () -> {
+      open.remove(r);
+      WriteBound.abort(ctx.request().connection());
+    });
+    open.put(r, bound);
     r.closeHandler(v -> open.remove(r));
     r.exceptionHandler(e -> open.remove(r));
-    r.write("retry: " + RETRY_MS + "\n\n");
+    bound.write(Buffer.buffer("retry: " + RETRY_MS + "\n\n"));
     if (last != null) {
-      r.write(frame(last));
+      bound.write(Buffer.buffer(frame(last)));
     }
   }
 
@@ -44,19 +55,20 @@ final class EventStream {
       return;
     }
     last = data;
-    String frame = frame(data);
-    for (HttpServerResponse r : open) {
-      if (!r.writeQueueFull()) {
-        r.write(frame);
-      }
-    }
+    sendAll(frame(data));
   }
 
   /** A comment line, so that proxies and browsers see the connection is alive. */
   void heartbeat() {
-    for (HttpServerResponse r : open) {
-      if (!r.writeQueueFull()) {
-        r.write(": keep-alive\n\n");
+    sendAll(": keep-alive\n\n");
+  }
+
+  /** Writes to each page that is not behind; one that stays behind past a grace is dropped. */
+  private void sendAll(String text) {
+    Buffer frame = Buffer.buffer(text);
+    for (Map.Entry<HttpServerResponse, WriteBound> e : List.copyOf(open.entrySet())) {
+      if (!e.getKey().writeQueueFull()) {
+        e.getValue().write(frame.copy());
       }
     }
   }
@@ -66,7 +78,7 @@ final class EventStream {
   }
 
   void closeAll() {
-    for (HttpServerResponse r : Set.copyOf(open)) {
+    for (HttpServerResponse r : List.copyOf(open.keySet())) {
       r.end();
     }
     open.clear();

@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.HexFormat;
 import org.parl.cluster.ClusterNode;
+import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 import org.slf4j.Logger;
@@ -73,8 +74,9 @@ public final class MonitorVerticle extends VerticleBase {
   public Future<?> start() {
     ClusterReader reader = new ClusterReader(vertx, node);
     watch = new ClusterWatch(reader, this::url);
-    events = new EventStream("cluster");
+    events = new EventStream(vertx, "cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
+    vertx.executeBlocking(LimitSettings::load).onSuccess(api::limits);
     node.onMemberRemoved(left -> context.runOnContext(v -> poll()));
     return TokenPage.load(vertx)
         .map(page -> MonitorRoutes.create(vertx,

@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.parl.limits.LimitSettings;
 
 /**
  * Writes the cluster view ({@link ClusterView}) in the Prometheus text exposition format 0.0.4:
@@ -20,9 +21,27 @@ public final class PrometheusText {
   private PrometheusText() {}
 
   public static String format(JsonObject view) {
+    return format(view, LimitSettings.DEFAULTS);
+  }
+
+  /** The view, then the caps of {@code limits} (SPEC §8) as {@code parl_limit{name="KEY"}}. */
+  public static String format(JsonObject view, LimitSettings limits) {
     PrometheusText p = new PrometheusText();
     p.write(view);
+    p.limits(limits);
     return p.out.toString();
+  }
+
+  private void limits(LimitSettings l) {
+    gauge("parl_limit", "A cap of config/parl-limits.properties, as read where this monitor runs.");
+    sample("parl_limit", List.of("name", "gateway.maxConnectionsPerAddress"), l.maxConnectionsPerAddress());
+    sample("parl_limit", List.of("name", "gateway.maxConnections"), l.maxConnections());
+    sample("parl_limit", List.of("name", "gateway.maxUnauthenticated"), l.maxUnauthenticated());
+    sample("parl_limit", List.of("name", "jobs.maxWaitingPerClient"), l.maxWaitingPerClient());
+    sample("parl_limit", List.of("name", "jobs.logMaxBytes"), l.logMaxBytes());
+    sample("parl_limit", List.of("name", "jobs.logKeepHours"), l.logKeepHours());
+    sample("parl_limit", List.of("name", "jobs.logKeepEnded"), l.logKeepEnded());
+    sample("parl_limit", List.of("name", "jobs.codeCacheMaxBytes"), l.codeCacheMaxBytes());
   }
 
   private void write(JsonObject view) {

@@ -8,6 +8,7 @@ import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterName;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
+import org.parl.limits.LimitSettings;
 import org.parl.master.GatewayVerticle;
 import org.parl.master.JobCenterVerticle;
 import org.parl.monitor.MonitorVerticle;
@@ -61,6 +62,7 @@ public final class MasterNode implements AutoCloseable {
    */
   public static MasterNode start(Spec s, ClusterToken token) {
     ClusterKeys keys = ClusterKeys.derive(token);
+    LimitSettings limits = LimitSettings.load();
     if (s.port() != 0) {
       Ports.claim(s.host(), s.port(), "--port");
     }
@@ -74,8 +76,8 @@ public final class MasterNode implements AutoCloseable {
     MonitorVerticle monitor;
     try {
       Vertx vertx = node.vertx();
-      Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor()));
-      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port(), token, keys);
+      Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor(), limits.maxWaitingPerClient()));
+      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port(), token, keys, limits);
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);

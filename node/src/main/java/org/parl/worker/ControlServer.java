@@ -2,10 +2,12 @@ package org.parl.worker;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HexFormat;
+import org.parl.limits.WriteBound;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.ControlAuth;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * job's proof, the worker's proof), and then said {@code ready} with that process's pid, its data
  * port and its client's secret. After that it carries the job's pongs one way and the worker's
  * {@code assign} and pings the other. A connection that fails or stalls for
- * {@link ControlAuth#DEADLINE_MS} is closed. Runs on the worker verticle's context.
+ * {@link ControlAuth#DEADLINE_MS} is closed, and so is one whose process does not read what the worker
+ * sends ({@link WriteBound}). Runs on the worker verticle's context.
  */
 final class ControlServer {
 
@@ -62,8 +65,8 @@ final class ControlServer {
 
   /** Sends a message to a process that is connected; one that is not yet has nothing to hear. */
   static void send(JobProcess p, JsonObject msg) {
-    if (p.control != null) {
-      JsonLines.write(p.control, msg);
+    if (p.controlOut != null) {
+      p.controlOut.write(Buffer.buffer(msg.encode()).appendByte((byte) '\n'));
     }
   }
 
@@ -168,6 +171,7 @@ final class ControlServer {
       return null;
     }
     p.control = socket;
+    p.controlOut = new WriteBound(vertx, socket, socket, "job process " + p.slot + " (control link)", () -> WriteBound.abort(socket));
     p.port = dataPort;
     p.token = token;
     p.lastPong = System.currentTimeMillis();

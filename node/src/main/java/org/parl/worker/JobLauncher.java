@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.parl.limits.LimitSettings;
 
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags)
@@ -32,6 +33,8 @@ final class JobLauncher {
   private final Path blobs;
   private final List<String> extraOptions;
   private final JobArchive archive;
+  /** The host's shipped-code cache cap that job processes enforce (SPEC §8); set once the limits are read. */
+  private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
 
   JobLauncher(String host, Path blobs) {
     this(host, blobs, options(System.getenv(OPTIONS_ENV)));
@@ -45,6 +48,10 @@ final class JobLauncher {
     this.host = host;
     this.blobs = blobs;
     this.archive = new JobArchive(blobs.resolveSibling("cds"), javaBinary, classpath);
+  }
+
+  void codeCacheMaxBytes(long max) {
+    codeCacheMaxBytes = max;
   }
 
   /** Makes the class-data archive of job processes if the host has none yet (blocking). */
@@ -103,7 +110,8 @@ final class JobLauncher {
     cmd.add(classpath);
     cmd.add("org.parl.job.JobMain");
     cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
-        "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp)));
+        "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp),
+        "--code-cache-max-bytes", String.valueOf(codeCacheMaxBytes)));
     ProcessBuilder pb = new ProcessBuilder(cmd)
         .directory(job.workDir.toFile())
         .redirectErrorStream(true)

@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.limits.WriteBound;
 import org.parl.security.SharedSecret;
 
 /**
@@ -33,6 +34,8 @@ final class JobProcess {
   Process process;
   State state = State.STARTING;
   NetSocket control;
+  /** What the worker writes on {@link #control}, bounded: a process that does not read is disconnected. */
+  WriteBound controlOut;
   int port;
   /** The secret the job made for its client, who proves it on the data port; never logged. */
   String token;

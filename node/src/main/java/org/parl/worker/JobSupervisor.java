@@ -11,10 +11,13 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
+import org.parl.limits.LimitSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +70,18 @@ final class JobSupervisor {
     });
     new Heartbeats(table, this::kill).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
+    vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
+      log.warn("using the default limits: {}", e.getMessage());
+      return LimitSettings.DEFAULTS;
+    }).onSuccess(this::applyLimits);
     return readEncryptData().compose(v -> control.listen(vertx));
+  }
+
+  /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
+  private void applyLimits(LimitSettings limits) {
+    launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
+    new LogJanitor(settings.workDir().resolve("logs"), limits.logMaxBytes(), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
+        limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet()));
   }
 
   /**

@@ -73,4 +73,19 @@ class JobCenterTest {
     assertEquals(1, gpu.snapshot("ok").workers().size());
     gpu.checkInvariants();
   }
+
+  @Test
+  void oneClientMayHaveOnlySoManyRequestsWaiting() {
+    JobCenter<String> capped = new JobCenter<>(ClusterType.GPU, 8, 2);
+    capped.register(worker("w", "n", 4, List.of(0)));
+    capped.submit(gpus("a", 1), "runs");
+    assertTrue(capped.submit(gpus("a", 1), "waits-1").job().isEmpty());
+    assertTrue(capped.submit(gpus("a", 1), "waits-2").job().isEmpty());
+    Rejected over = assertThrows(Rejected.class, () -> capped.submit(gpus("a", 1), "over"));
+    assertEquals(ErrorKind.INVALID, over.kind());
+    assertTrue(over.getMessage().contains("jobs.maxWaitingPerClient in config/parl-limits.properties"), over.getMessage());
+    assertTrue(capped.submit(gpus("b", 1), "another-client").job().isEmpty());
+    assertEquals(2, capped.waitingOf("a"));
+    capped.checkInvariants();
+  }
 }

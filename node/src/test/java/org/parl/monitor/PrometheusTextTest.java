@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.parl.limits.LimitSettings;
 
 class PrometheusTextTest {
 
@@ -77,5 +78,14 @@ class PrometheusTextTest {
       }
     }
     return out;
+  }
+
+  @Test
+  void theCapsAreReported() {
+    String withCaps = PrometheusText.format(ClusterView.build(Fixtures.gpuCluster(), "http://x", Fixtures.NOW),
+        new LimitSettings(3, 1024, 64, 1000));
+    assertTrue(withCaps.contains("# TYPE parl_limit gauge\n"), withCaps);
+    assertTrue(withCaps.contains("parl_limit{name=\"gateway.maxConnectionsPerAddress\"} 3\n"), withCaps);
+    assertTrue(withCaps.contains("parl_limit{name=\"jobs.logMaxBytes\"} 67108864\n"), withCaps);
   }
 }

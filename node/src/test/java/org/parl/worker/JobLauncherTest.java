@@ -85,7 +85,8 @@ class JobLauncherTest {
     List<String> cmd = command(job(List.of(), 0, true), List.of()).command();
     int main = cmd.indexOf("org.parl.job.JobMain");
     assertEquals(List.of("--worker", "127.0.0.1:4321", "--slot", "w1-7", "--host", "10.0.0.5",
-        "--blobs", tmp.resolve("blobs").toString(), "--warm-up", "true"), cmd.subList(main + 1, cmd.size()));
+        "--blobs", tmp.resolve("blobs").toString(), "--warm-up", "true", "--code-cache-max-bytes", "2147483648"),
+        cmd.subList(main + 1, cmd.size()));
     assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
     assertEquals(System.getProperty("java.class.path"), cmd.get(cmd.indexOf("-cp") + 1));
   }

@@ -1,0 +1,262 @@
+package org.parl.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.parl.ConnectOptions;
+import org.parl.ParlClient;
+import org.parl.it.actors.Counter;
+import org.parl.it.actors.CounterImpl;
+import org.parl.it.actors.Printer;
+import org.parl.it.actors.PrinterImpl;
+import org.parl.security.ClusterToken;
+import org.parl.wire.Hashes;
+
+/**
+ * SPEC §8, a peer that is slow, silent or greedy costs bounded memory and never blocks others: a
+ * client that does not read its replies is disconnected and the master's memory stays put; peers
+ * that hold unterminated lines are closed; the per-address connection cap refuses in words; through
+ * all of it a normal client keeps creating and calling actors. Disk: a job's log is rotated at its
+ * cap while the job runs on, and the shipped-code cache evicts above its cap and ships again.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LimitsIT {
+
+  private static final Duration LONG = Duration.ofSeconds(90);
+  /** A small log cap for this cluster's jobs: 1 MiB. */
+  private static final long LOG_CAP = 1 << 20;
+  /** A small shipped-code cache: 2 MiB, less than the two 1.2 MiB files the cache test ships. */
+  private static final long CACHE_CAP = 2 << 20;
+  private TestCluster cluster;
+  private ClusterToken token;
+
+  @BeforeAll
+  void start() throws Exception {
+    Path limits = Files.createTempFile("parl-limits", ".properties");
+    Files.writeString(limits, "jobs.logMaxBytes=" + LOG_CAP + "\njobs.codeCacheMaxBytes=" + CACHE_CAP + "\n");
+    cluster = TestCluster.start(Map.of("PARL_LIMITS_CONFIG", limits.toString()), 0, "--cpus", "2");
+    token = ClusterToken.find(cluster.tokenFile());
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** The master's resident memory in KiB (Linux). */
+  private long masterRssKib() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(cluster.master.pid()), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("\\D", ""));
+      }
+    }
+    throw new AssertionError("no VmRSS for the master");
+  }
+
+  /** Every byte from one of the holders until the gateway closes it (its challenge, maybe a refusal). */
+  private static boolean closedByGateway(GatewayPeer p) throws IOException {
+    while (p.readLine() != null) {
+      // the challenge, then a refusal or nothing
+    }
+    return true;
+  }
+
+  /** A normal client's round trip: create an actor, call it, stop it. */
+  private static void normalWork(ParlClient parl) {
+    try (var a = parl.actor(Counter.class, CounterImpl.class).createAsync().await()) {
+      assertEquals(3, a.call(c -> c.add(3)).await());
+    }
+  }
+
+  @Test
+  void aClientThatDoesNotReadIsDisconnectedAndTheMasterStaysSmall() throws Exception {
+    ParlClient parl = cluster.connect();
+    normalWork(parl);
+    long before = masterRssKib();
+    GatewayPeer flooder = GatewayPeer.authenticated(cluster.address, token);
+    flooder.send("{\"type\":\"ClientHello\",\"id\":1,\"program\":\"flood\",\"hostname\":\"h\",\"pid\":1}");
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      many.append(i % 10 == 0 ? "{\"type\":\"StatusHello\",\"id\":" : "{\"type\":\"Ping\",\"id\":").append(i + 2).append("}\n");
+    }
+    byte[] batch = many.toString().getBytes(StandardCharsets.UTF_8);
+    CompletableFuture<Long> sent = CompletableFuture.supplyAsync(() -> {
+      long n = 0;
+      try {
+        OutputStream out = flooder.socket().getOutputStream();
+        while (n < (4L << 30)) {
+          out.write(batch);
+          n += batch.length;
+        }
+      } catch (IOException e) {
+        return n; // disconnected
+      }
+      return n;
+    });
+    long[] peak = {before};
+    Await.until("the master disconnects the client that does not read", LONG, () -> {
+      peak[0] = Math.max(peak[0], masterRssKib());
+      if (sent.isDone()) {
+        return true;
+      }
+      normalWork(parl);
+      return false;
+    });
+    flooder.close();
+    System.out.printf("LimitsIT: master RSS %d MiB before, peak %d MiB while flooded (%d MiB sent)%n",
+        before >> 10, peak[0] >> 10, sent.get() >> 20);
+    assertTrue(peak[0] - before < 300 << 10, "the master grew from " + (before >> 10) + " to " + (peak[0] >> 10) + " MiB");
+    Await.until("one log line says why", LONG, () -> cluster.master.output().contains("does not read what is sent to it"));
+    normalWork(parl);
+  }
+
+  @Test
+  void unterminatedLinesAreBoundedAndClosed() throws Exception {
+    ParlClient parl = cluster.connect();
+    List<GatewayPeer> holders = new ArrayList<>();
+    byte[] small = new byte[4000]; // just under the limit before authentication
+    Arrays.fill(small, (byte) 'x');
+    byte[] large = new byte[900_000]; // just under the limit after it
+    Arrays.fill(large, (byte) 'x');
+    try {
+      for (int i = 0; i < 40; i++) {
+        GatewayPeer p = new GatewayPeer(cluster.address);
+        holders.add(p);
+        p.write(small);
+      }
+      for (int i = 0; i < 10; i++) {
+        GatewayPeer p = GatewayPeer.authenticated(cluster.address, token);
+        holders.add(p);
+        p.write(large);
+      }
+      normalWork(parl);
+      for (GatewayPeer p : holders) {
+        Await.until("the gateway closes a connection that holds an unterminated line", LONG, () -> closedByGateway(p));
+      }
+      normalWork(parl);
+    } finally {
+      for (GatewayPeer p : holders) {
+        p.close();
+      }
+    }
+  }
+
+  @Test
+  void thePerAddressCapRefusesInWords() throws Exception {
+    ParlClient parl = cluster.connect();
+    List<GatewayPeer> peers = new ArrayList<>();
+    String refusal = null;
+    try {
+      while (refusal == null && peers.size() < 70) {
+        GatewayPeer p = new GatewayPeer(cluster.address);
+        peers.add(p);
+        String first = p.readLine();
+        assertNotNull(first, "the gateway said nothing to connection " + peers.size());
+        JsonObject line = new JsonObject(first);
+        if ("Failed".equals(line.getString("type"))) {
+          refusal = line.getString("message");
+        }
+      }
+      assertNotNull(refusal, "70 connections from one address were all accepted");
+      // the other clients this class keeps open count too: the 65th connection from this address is refused
+      assertTrue(refusal.contains("too many connections from 127.0.0.1: 64 are open and the cap is 64")
+          && refusal.contains("gateway.maxConnectionsPerAddress in config/parl-limits.properties"), refusal);
+      Await.until("one log line says so", LONG, () -> cluster.master.output().contains("gateway refused a connection from 127.0.0.1"));
+    } finally {
+      for (GatewayPeer p : peers) {
+        p.close();
+      }
+    }
+    Await.until("a new connection is accepted once the others closed", LONG, () -> {
+      try (GatewayPeer again = GatewayPeer.authenticated(cluster.address, token)) {
+        return true;
+      } catch (AssertionError e) {
+        return false;
+      }
+    });
+    normalWork(parl);
+  }
+
+  /** The rotated part of a job log under the cluster's home, once there is one. */
+  private Path rotatedLog() throws IOException {
+    try (Stream<Path> files = Files.walk(cluster.home)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".log.1")).findFirst().orElse(null);
+    }
+  }
+
+  @Test
+  void aJobThatPrintsPastTheLogCapKeepsRunningAndItsLogStaysUnderIt() throws Exception {
+    ParlClient parl = cluster.connect();
+    try (var printer = parl.actor(Printer.class, PrinterImpl.class).createAsync().await()) {
+      long printed = 0;
+      while (printed < 10 * LOG_CAP) {
+        printed += printer.call(p -> p.print(512)).await();
+      }
+      Path rotated = Await.until("the job's log is rotated", LONG, this::rotatedLog, p -> p != null);
+      Path live = rotated.resolveSibling(rotated.getFileName().toString().replace(".log.1", ".log"));
+      Await.until("the live log is back under the cap", LONG, () -> Files.size(live) <= LOG_CAP);
+      assertTrue(Files.size(rotated) <= LOG_CAP / 4, "the kept part is a quarter of the cap: " + Files.size(rotated));
+      assertEquals(1024L, printer.call(p -> p.print(1)).await(), "the job still runs");
+    }
+  }
+
+  /** A client that ships one text file to its jobs, distinct from any other. */
+  private ParlClient clientWithFile(String name, String content) throws IOException {
+    Path file = Path.of("target", "limits-it", name);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content);
+    return cluster.connect(new ConnectOptions().setDistributedFiles(List.of(file.toString())));
+  }
+
+  /** The blob of {@code content} in the host's shipped-code cache, or null. */
+  private Path blob(String content) throws IOException {
+    byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+    String name = Hashes.sha256(bytes, 0, bytes.length) + ".jar";
+    try (Stream<Path> files = Files.walk(cluster.home)) {
+      return files.filter(p -> p.getFileName().toString().equals(name)).findFirst().orElse(null);
+    }
+  }
+
+  @Test
+  void theCodeCacheEvictsAboveItsCapAndShipsAgain() throws Exception {
+    String first = "first ".repeat(200_000);
+    String second = "second ".repeat(180_000);
+    ParlClient a = clientWithFile("first.txt", first);
+    ParlClient b = clientWithFile("second.txt", second);
+    String path = Path.of("target", "limits-it", "first.txt").toString();
+    try (var one = a.actor(Counter.class, CounterImpl.class).createAsync().await()) {
+      assertEquals(first, one.call(c -> c.readFile(path)).await());
+    }
+    Path firstBlob = Await.until("the first file is in the cache", LONG, () -> blob(first), p -> p != null);
+    Await.until("the first file is no longer in use (10 s)", LONG,
+        () -> !Files.exists(firstBlob) || System.currentTimeMillis() - Files.getLastModifiedTime(firstBlob).toMillis() > 11_000);
+    try (var two = b.actor(Counter.class, CounterImpl.class).createAsync().await()) {
+      assertEquals(second.length(), two.call(c -> c.readFile(Path.of("target", "limits-it", "second.txt").toString())).await().length());
+    }
+    assertTrue(blob(first) == null, "above the cap, the least recently used file was evicted");
+    try (var again = a.actor(Counter.class, CounterImpl.class).createAsync().await()) {
+      assertEquals(first, again.call(c -> c.readFile(path)).await(), "the evicted file was shipped again");
+    }
+    assertNotNull(blob(first));
+  }
+}
