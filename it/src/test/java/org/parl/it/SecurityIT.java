@@ -182,13 +182,13 @@ class SecurityIT {
   }
 
   @Test
-  void aSilentPeerIsClosedAfterTenSeconds() throws Exception {
+  void aSilentPeerIsRefusedAtTheDeadline() throws Exception {
     try (GatewayPeer silent = new GatewayPeer(cluster.address)) {
       long t0 = System.nanoTime();
       silent.reply();
       assertRefused(silent, "no authentication within");
       long s = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
-      assertTrue(s >= 8 && s <= 25, "closed after " + s + " s");
+      assertTrue(s >= 6 && s <= 25, "closed after " + s + " s (the deadline is 8 s)");
     }
     String[] hp = cluster.address.split(":");
     try (Socket plain = new Socket(hp[0], Integer.parseInt(hp[1]))) {

@@ -28,8 +28,12 @@ public final class GatewayAuth {
   public static final int BYTES = 32;
   /** Longest line a peer may send before it has authenticated. */
   public static final int MAX_LINE_BEFORE_AUTH = 4096;
-  /** How long a peer has, from the end of the TLS handshake, to authenticate. */
-  public static final long DEADLINE_MS = 10_000;
+  /**
+   * How long a peer has, from the end of the TLS handshake, to authenticate: shorter than the
+   * gateway's read-idle timeout (10 s), so that a silent peer gets its one refusal before the idle
+   * timeout closes it without a word.
+   */
+  public static final long DEADLINE_MS = 8_000;
   static final String CLIENT_LABEL = "parl gateway client";
   static final String SERVER_LABEL = "parl gateway server";
   private static final HexFormat HEX = HexFormat.of();
