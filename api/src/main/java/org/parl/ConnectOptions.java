@@ -23,7 +23,12 @@ public class ConnectOptions {
     setAddress(address);
   }
 
-  /** The master's {@code HOST:PORT}, as printed by {@code bin/parl master}. */
+  /**
+   * The master's {@code HOST:PORT}, as printed by {@code bin/parl master}; or several masters of one
+   * cluster, comma-separated ({@code "hostA:8010,hostB:8011"}, SPEC §10): the client connects to the
+   * first that answers and, when that master dies or stops, carries on with another by itself, its
+   * actors still its own.
+   */
   public String getAddress() {
     return address;
   }

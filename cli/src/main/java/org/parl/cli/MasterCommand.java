@@ -2,7 +2,11 @@ package org.parl.cli;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterType;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
 import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
@@ -14,9 +18,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code parl master}: the JobCenter, the gateway, a local worker and the monitor. */
+/**
+ * {@code parl master}: the gateway, a local worker, the monitor and, on the active master, the
+ * JobCenter; {@code --standby --address} joins a running cluster as a standby master (SPEC §10).
+ */
 @Command(name = "master", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    description = "Start a cluster's master, with a local worker and the web monitor.")
+    description = "Start a cluster's master, with a local worker and the web monitor; or, with --standby, a standby "
+        + "master of a running cluster that takes over when the active master dies.")
 public final class MasterCommand implements Callable<Integer> {
 
   @Spec
@@ -43,6 +51,13 @@ public final class MasterCommand implements Callable<Integer> {
       description = "Port of the web monitor (default: port+100, or a free port).")
   Integer monitorPort;
 
+  @Option(names = "--standby", description = "Join the running cluster at --address as a standby master.")
+  boolean standby;
+
+  @Option(names = "--address", paramLabel = "HOST:PORT",
+      description = "With --standby: any master of the cluster to join.")
+  String address;
+
   @Option(names = "--no-local-worker", description = "Start no worker in the master's process.")
   boolean noLocalWorker;
 
@@ -56,6 +71,10 @@ public final class MasterCommand implements Callable<Integer> {
   @Mixin
   HazelcastConfigOption hazelcastConfig;
 
+  private boolean maxGpusPerActorSet() {
+    return spec.commandLine().getParseResult().hasMatchedOption("--max-gpus-per-actor");
+  }
+
   @Mixin
   GpuOptions gpuOptions;
 
@@ -68,18 +87,29 @@ public final class MasterCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     String bindHost = host.get();
-    validate();
+    HostPort join = validate();
     // before detaching, so that a new token file or a refused one is reported here
-    ClusterToken token = tokenOption.findOrCreate();
+    ClusterToken token = standby ? tokenOption.find() : tokenOption.findOrCreate();
     if (detach.detach) {
       return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
     }
-    ClusterType type = gpuCluster ? ClusterType.GPU : ClusterType.CPU;
+    ClusterInfo joined = standby ? BlockingGateway.joinAsMaster(join, token) : null;
+    ClusterType type = joined != null ? joined.type() : gpuCluster ? ClusterType.GPU : ClusterType.CPU;
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
-    MasterNode master = MasterNode.start(new MasterNode.Spec(bindHost, port, monitorPort, type, local,
-        maxGpusPerActor, hazelcastConfig.file, encryptData), token);
-    Foreground foreground = new Foreground(master.node, master::forgetClusterFile);
+    MasterNode.Spec what = joined != null
+        ? MasterNode.Spec.standby(bindHost, port, monitorPort, local, hazelcastConfig.file, joined)
+        : new MasterNode.Spec(bindHost, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig.file, encryptData);
+    AtomicReference<Foreground> running = new AtomicReference<>();
+    MasterNode master = MasterNode.start(what, token, why -> {
+      System.err.println("parl: " + why);
+      Foreground f = running.get();
+      if (f != null) {
+        f.stop(1);
+      }
+    });
+    Foreground foreground = new Foreground(master.node, master::handOver);
+    running.set(foreground);
     System.out.println(master.readyLine());
     System.out.println("monitor: " + master.monitorLoginLink() + " (one-time login link)");
     System.out.println("monitor certificate SHA-256: " + master.monitorFingerprint()
@@ -88,7 +118,25 @@ public final class MasterCommand implements Callable<Integer> {
     return foreground.await();
   }
 
-  private void validate() {
+  /** Checks the options; returns the master a standby joins through, or null. */
+  private HostPort validate() {
+    HostPort join = null;
+    if (standby) {
+      if (address == null) {
+        throw new ParameterException(spec.commandLine(), "--standby needs --address HOST:PORT of a running master");
+      }
+      try {
+        join = HostPort.parse(address);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
+      }
+      if (gpuCluster || encryptData || maxGpusPerActorSet()) {
+        throw new ParameterException(spec.commandLine(), "a standby takes --gpu-cluster, --encrypt-data and "
+            + "--max-gpus-per-actor from the cluster it joins: drop them");
+      }
+    } else if (address != null) {
+      throw new ParameterException(spec.commandLine(), "--address is for --standby: a master without it starts a new cluster");
+    }
     if (port < 0 || port > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, not " + port);
     }
@@ -104,11 +152,12 @@ public final class MasterCommand implements Callable<Integer> {
     if (noLocalWorker && (cpus != null || gpus != null)) {
       throw new ParameterException(spec.commandLine(), "--cpus and --gpus describe the local worker; drop them with --no-local-worker");
     }
-    if (!gpuCluster && gpus != null) {
+    if (!gpuCluster && !standby && gpus != null) {
       throw new ParameterException(spec.commandLine(), "--gpus needs --gpu-cluster (a CPU cluster lends no GPUs)");
     }
     if (gpuCluster && cpus != null) {
       throw new ParameterException(spec.commandLine(), "--cpus does not apply to a GPU cluster, which lends GPUs (--gpus)");
     }
+    return join;
   }
 }

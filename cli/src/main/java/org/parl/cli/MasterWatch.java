@@ -1,37 +1,42 @@
 package org.parl.cli;
 
 import java.util.function.Consumer;
+import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
-import org.parl.net.HostPort;
+import org.parl.control.LocalEvent.MastersChanged;
+import org.parl.ha.MasterDirectory;
 import org.parl.node.NodeFailure;
+import org.parl.node.Nodes;
+import org.parl.security.ClusterToken;
 
 /**
- * How a worker or a monitor notices that its master is gone: by the master's Hazelcast member
- * UUID, learnt from the authenticated hello answer, never by a role attribute (any member may set
- * one, so a stranger announcing "master" and leaving changes nothing).
+ * How a worker or a monitor follows the cluster's masters (SPEC §10): by the records the masters sign
+ * with the cluster token ({@link MasterDirectory}), never by a role attribute (any member may set one,
+ * so a stranger announcing "master" and leaving changes nothing).
  */
 final class MasterWatch {
 
   private MasterWatch() {}
 
   /**
-   * Tells {@code gone} (on Hazelcast's thread) when the master leaves the cluster, naming the member
-   * that left: {@code the master at HOST:PORT (member UUID)}.
+   * Starts this node's directory of masters; tells {@code lastGone} (on the node's event loop) when
+   * the last master has left, naming it: {@code the master at HOST:PORT (member UUID)}.
    *
-   * @throws NodeFailure when the master is already gone, so that the node does not start
+   * @throws NodeFailure when no master is in the cluster any more, so that the node does not start
    */
-  static void onDeparture(ClusterNode node, ClusterInfo info, HostPort master, Consumer<String> gone) {
-    String masterId = info.masterMemberId();
-    node.onMemberRemoved(left -> {
-      if (left.memberId().equals(masterId)) {
-        gone.accept("the master at " + master + " (member " + left.memberId() + ")");
+  static MasterDirectory follow(ClusterNode node, ClusterToken token, ClusterInfo info, Consumer<String> lastGone) {
+    MasterDirectory directory = new MasterDirectory(node, token);
+    node.vertx().eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
+      if (m.body() instanceof MastersChanged e && e.active() == null) {
+        lastGone.accept("the master at " + e.previousAddress() + " (member " + e.previous() + ")");
       }
     });
-    // after subscribing, so that a departure between the check and the subscription is not missed
-    if (!node.isMember(masterId)) {
-      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + master
+    Nodes.deploy(node.vertx(), directory);
+    if (directory.current().active().isEmpty()) {
+      throw new NodeFailure("joined no parl master through " + info.hazelcast() + ": the master at " + info.address()
           + " may have just stopped");
     }
+    return directory;
   }
 }

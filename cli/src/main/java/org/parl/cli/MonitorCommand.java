@@ -3,6 +3,7 @@ package org.parl.cli;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
+import org.parl.ha.MasterDirectory;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
@@ -58,7 +59,7 @@ public final class MonitorCommand implements Callable<Integer> {
     }
     String bindHost = host.reachableFrom(master);
     ClusterToken token = tokenOption.find();
-    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "monitor", token));
+    ClusterInfo info = BlockingGateway.joinAsMonitor(master, token);
     if (port != null) {
       Ports.claim(bindHost, port, "--port");
     }
@@ -67,11 +68,11 @@ public final class MonitorCommand implements Callable<Integer> {
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost, keys);
     Foreground foreground = new Foreground(node, () -> {});
-    MasterWatch.onDeparture(node, info, master, who -> {
-      System.err.println("parl: " + who + " left the cluster; the monitor stops");
+    MasterDirectory masters = MasterWatch.follow(node, token, info, who -> {
+      System.err.println("parl: " + who + " left the cluster, and no master is left; the monitor stops");
       foreground.stop(1);
     });
-    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys);
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys, masters::current);
     Nodes.deploy(node.vertx(), monitor);
     System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
     System.out.println("monitor: " + monitor.loginLink() + " (one-time login link)");

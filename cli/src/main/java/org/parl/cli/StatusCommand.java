@@ -1,9 +1,9 @@
 package org.parl.cli;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.parl.AuthenticationException;
 import org.parl.net.HostPort;
@@ -11,6 +11,9 @@ import org.parl.node.BlockingGateway;
 import org.parl.node.ClusterFiles;
 import org.parl.node.NodeFailure;
 import org.parl.security.ClusterToken;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.MasterState;
+import org.parl.wire.gateway.WorkerState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,7 +57,7 @@ public final class StatusCommand implements Callable<Integer> {
     AuthenticationException refused = null;
     for (HostPort t : targets) {
       try {
-        System.out.println(line(t, BlockingGateway.hello(t, "status", token)));
+        System.out.println(describe(t, BlockingGateway.status(t, token)));
         reached++;
       } catch (NodeFailure e) {
         System.out.println(t + "  unreachable: " + e.getMessage());
@@ -76,22 +79,26 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  static String line(HostPort t, JsonObject s) {
-    JsonArray workers = s.getJsonArray("workers", new JsonArray());
+  /** The summary line of a cluster, then one line per master (SPEC §10), the active one first. */
+  static String describe(HostPort t, GatewayReply.Status s) {
     int cpusUsed = 0;
     int cpusVacant = 0;
     int gpusUsed = 0;
     int gpusVacant = 0;
-    for (Object o : workers) {
-      JsonObject w = (JsonObject) o;
-      cpusUsed += w.getJsonObject("cpus").getInteger("used");
-      cpusVacant += w.getJsonObject("cpus").getInteger("vacant");
-      gpusUsed += w.getJsonArray("worker_used_gpus").size();
-      gpusVacant += w.getJsonArray("worker_vacant_gpus").size();
+    for (WorkerState w : s.workers()) {
+      cpusUsed += w.cpus().used();
+      cpusVacant += w.cpus().vacant();
+      gpusUsed += w.usedGpus().size();
+      gpusVacant += w.vacantGpus().size();
     }
-    boolean gpu = "gpu".equals(s.getString("clusterType"));
-    return String.format("%s  %s cluster  %d worker(s)  CPUs %d used / %d vacant  GPUs %d used / %d vacant  %d client(s)  monitor %s",
-        t, gpu ? "GPU" : "CPU", workers.size(), cpusUsed, cpusVacant, gpusUsed, gpusVacant,
-        s.getInteger("clients", 0), s.getString("monitorUrl", "-"));
+    StringBuilder out = new StringBuilder(String.format(
+        "%s  %s cluster  %d worker(s)  CPUs %d used / %d vacant  GPUs %d used / %d vacant  %d client(s)  monitor %s",
+        t, s.cluster().clusterType().toUpperCase(Locale.ROOT), s.workers().size(), cpusUsed, cpusVacant, gpusUsed,
+        gpusVacant, s.clients(), s.cluster().monitorUrl().isEmpty() ? "-" : s.cluster().monitorUrl()));
+    for (MasterState m : s.masters()) {
+      out.append(String.format("%n  master %s  %s  monitor %s  (member %s)", m.address(), m.active() ? "active " : "standby",
+          m.monitorUrl().isEmpty() ? "-" : m.monitorUrl(), m.memberId()));
+    }
+    return out.toString();
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
+import org.parl.ha.MasterDirectory;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
@@ -86,18 +87,19 @@ public final class WorkerCommand implements Callable<Integer> {
     if (detach.detach) {
       return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
     }
-    ClusterInfo info = ClusterInfo.fromJson(BlockingGateway.hello(master, "worker", token));
+    ClusterInfo info = BlockingGateway.joinAsWorker(master, token);
     WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));
     Foreground foreground = new Foreground(node, () -> {});
-    WorkerVerticle worker = new WorkerVerticle(node, settings, new Fencing(master, info.masterMemberId(),
-        Duration.ofSeconds(fenceAfter), why -> {
+    // the worker itself follows the masters' changes, and fences itself when none is left
+    MasterDirectory masters = MasterWatch.follow(node, token, info, who -> { });
+    WorkerVerticle worker = new WorkerVerticle(node, settings, masters::current, new Fencing(Duration.ofSeconds(fenceAfter),
+        why -> {
           System.err.println("parl: " + why);
           foreground.stop(1);
         }));
-    MasterWatch.onDeparture(node, info, master, who -> worker.masterLost());
     Nodes.deploy(node.vertx(), worker);
     System.out.println("parl worker " + settings.workerId() + " ready: joined the " + info.type().name()
         + " cluster at " + master + " lending " + Nodes.describe(settings));

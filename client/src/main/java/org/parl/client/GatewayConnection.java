@@ -193,13 +193,13 @@ final class GatewayConnection {
     closed = true;
     challenged.tryFail(new ActorLostException(why));
     vertx.cancelTimer(pingTimer);
+    if (wasOpen) { // first, so that the requests failed below can be sent again to another master
+      onLost.accept(why);
+    }
     for (Promise<GatewayReply.Answer> p : Map.copyOf(pending).values()) {
       p.tryFail(new ActorLostException(why));
     }
     pending.clear();
-    if (wasOpen) {
-      onLost.accept(why);
-    }
   }
 
   Future<Void> close() {

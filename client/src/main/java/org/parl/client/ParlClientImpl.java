@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.parl.ActorBuilder;
 import org.parl.ActorLostException;
@@ -42,6 +43,8 @@ import org.parl.wire.gateway.JobPlacement;
  * <p>No call waits for an actor that is gone (SPEC §7): when the master says a job ended, or the
  * connection to the master is lost (without a master, workers stop their jobs, and a master stops
  * the jobs of a client it lost), the actors concerned fail their pending and later calls at once.
+ * A client given several masters (SPEC §10) first resumes its session at another one
+ * ({@link GatewayFailover}): its actors go on meanwhile, and creates under way are sent again.
  */
 public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
@@ -54,7 +57,11 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private final boolean ownsVertx;
   private final Context context;
   private final ConnectOptions options;
-  private final GatewayConnection gateway;
+  private final GatewayFailover failover;
+  /** The connection in use; replaced when the client resumes at another master. Touched on {@link #context}. */
+  private GatewayConnection gateway;
+  /** Set while the client looks for another master: creates wait for it. */
+  private Future<GatewayConnection> resuming;
   private final GatewayReply.Welcome welcome;
   private final ValueCodec codec;
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
@@ -65,17 +72,22 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private Future<CodeBundle> bundle;
   private Future<Void> closing;
 
-  private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options,
-      GatewayConnection gateway, GatewayReply.Welcome welcome, ValueCodec codec) {
+  private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options, GatewayFailover failover,
+      GatewayFailover.Connected connected, ValueCodec codec) {
     this.codec = codec;
     this.vertx = vertx;
     this.ownsVertx = ownsVertx;
     this.context = context;
     this.options = options;
-    this.gateway = gateway;
-    this.welcome = welcome;
-    gateway.onJobEnded(this::onJobEnded);
-    gateway.onLost(this::onGatewayLost);
+    this.failover = failover;
+    this.welcome = connected.welcome();
+    attach(connected.gateway());
+  }
+
+  private void attach(GatewayConnection g) {
+    gateway = g;
+    g.onJobEnded(this::onJobEnded);
+    g.onLost(this::onGatewayLost);
   }
 
   /**
@@ -84,7 +96,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
    * or the master does not accept it, with {@link ParlException} when no master answers.
    */
   public static Future<ParlClient> connect(Vertx given, ConnectOptions options) {
-    HostPort master = master(options.getAddress());
+    List<HostPort> masters = GatewayFailover.parse(options.getAddress());
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
@@ -96,13 +108,11 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       return null;
     }, false);
     ValueCodec codec = new ValueCodec();
-    var netClient = GatewayConnection.netClient(vertx, timeoutMs);
     Promise<ParlClient> result = Promise.promise();
     ctx.runOnContext(v -> token
-        .compose(t -> GatewayConnection.connect(vertx, netClient, master, t, gatewayCodec, timeoutMs))
-        .compose(g -> g.request(ParlClientImpl::hello, GatewayReply.Welcome.class, timeoutMs)
-            .map(w -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, g, w, codec))
-            .onFailure(e -> g.close()))
+        .map(t -> GatewayFailover.of(vertx, masters, t, gatewayCodec, timeoutMs))
+        .compose(failover -> failover.connect(ParlClientImpl::hello)
+            .map(c -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, failover, c, codec)))
         .onComplete(ar -> {
           if (ar.failed() && given == null) {
             vertx.close();
@@ -118,17 +128,14 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
         : ClusterToken.find(options.getTokenFile());
   }
 
-  private static HostPort master(String address) {
-    try {
-      return HostPort.parse(address);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidRequestException("the master's " + e.getMessage());
-    }
+  private static GatewayRequest hello(long id) {
+    return hello(id, null, List.of());
   }
 
-  private static GatewayRequest hello(long id) {
+  private static GatewayRequest hello(long id, String resumeClientId, List<String> jobs) {
     String command = System.getProperty("sun.java.command", "java");
-    return new GatewayRequest.ClientHello(id, command.split(" ")[0], Hostnames.local(), ProcessHandle.current().pid());
+    return new GatewayRequest.ClientHello(id, command.split(" ")[0], Hostnames.local(), ProcessHandle.current().pid(),
+        resumeClientId, jobs);
   }
 
   @Override
@@ -173,8 +180,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     long waitMs = spec.waitForResources() ? options.getResourceWaitTimeout().toMillis() : 0;
     return bundle(spec)
-        .compose(code -> onContext(() -> gateway.request(id -> new GatewayRequest.Create(id, spec.cpus(), spec.gpus(),
-                spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS))
+        .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.cpus(), spec.gpus(),
+                spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS)))
             .compose(created -> vertx.executeBlocking(() -> open(spec, created.job(), code, ctorArgs), false)));
   }
 
@@ -285,10 +292,39 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   /**
+   * A request on the master connection; one that fails because the connection was lost is sent again
+   * once the client has resumed at another master (the old master's answer, if any, is lost with it).
+   */
+  private <A> Future<A> viaGateway(Function<GatewayConnection, Future<A>> request) {
+    return request.apply(gateway).recover(e -> resuming == null ? Future.failedFuture(e)
+        : resuming.transform(ar -> ar.succeeded() ? request.apply(ar.result()) : Future.failedFuture(e)));
+  }
+
+  /**
+   * The master connection broke: with other masters to turn to, the client resumes its session at one
+   * of them (SPEC §10), its actors untouched; otherwise, or if none answers, its actors are lost.
+   */
+  private void onGatewayLost(String why) {
+    if (closing != null || !failover.canResume()) {
+      loseAll(why);
+      return;
+    }
+    List<String> jobs = new ArrayList<>(actors.keySet());
+    jobs.addAll(opening.keySet());
+    resuming = failover.resume(id -> hello(id, id(), jobs))
+        .map(c -> {
+          attach(c.gateway());
+          return c.gateway();
+        })
+        .onComplete(ar -> resuming = null)
+        .onFailure(e -> loseAll(why + "; no other master answered (" + e.getMessage() + ")"));
+  }
+
+  /**
    * Without its master connection, a client's actors are lost: the master stops the jobs of a client
    * it lost, and a worker stops its jobs when it loses the master (fencing). A call waits for none.
    */
-  private void onGatewayLost(String why) {
+  private void loseAll(String why) {
     lostReason = why;
     for (RemoteActorImpl<?> actor : List.copyOf(actors.values())) {
       actor.lose(why);

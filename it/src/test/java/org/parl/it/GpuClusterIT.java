@@ -155,7 +155,7 @@ class GpuClusterIT {
 
   @Test
   void impossibleRequestsAreRefused() throws Exception {
-    ReplyException cpuOnly = failure(member.jobCenter(new Allocate("t", 1, 0, 0, 1000, null), 10_000));
+    ReplyException cpuOnly = failure(member.jobCenter(new Allocate("t", 1, 0, 0, 1000, null, null), 10_000));
     assertEquals(409, cpuOnly.failureCode());
     assertTrue(cpuOnly.getMessage().contains("this is a GPU cluster and the actor asks for no GPUs"), cpuOnly.getMessage());
     ReplyException tooMany = failure(allocate(9, 1000));
@@ -199,7 +199,7 @@ class GpuClusterIT {
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":5,\"gpus\":1,\"timeoutMs\":10}"), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":\"two\",\"timeoutMs\":10}"), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":1,\"timeoutMs\":-5}"), 400},
-        new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null), 409},
+        new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null, null), 409},
         new Object[] {jobCenter, new EndJob("job-999999", w2, null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), "w-other", null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), w4, null, false), 404},
@@ -218,7 +218,7 @@ class GpuClusterIT {
         new Object[] {worker, "kill everything", 400},
         new Object[] {worker, Garbage.json("{\"type\":\"ReadLog\",\"jobId\":\"job-1\",\"lines\":0}"), 400},
         new Object[] {worker, Garbage.json("{\"type\":\"Launch\",\"job\":{\"jobId\":\"job-x\",\"gpus\":[0,0]}}"), 400},
-        new Object[] {worker, new Launch(new JobState("job-x", "c-x", w2, "X", 0, List.of(7), 0, 0)), 400},
+        new Object[] {worker, new Launch(new JobState("job-x", "c-x", w2, "X", 0, List.of(7), 0, 0), "m-x"), 400},
         new Object[] {worker, new KillJob("job-999999", null), 404});
     for (Object[] g : garbage) {
       ReplyException e = failure(member.request((String) g[0], g[1], 10_000));
@@ -267,7 +267,7 @@ class GpuClusterIT {
 
   /** A granted job, in its JSON form. */
   private Future<JsonObject> allocate(int gpus, long timeoutMs) {
-    return member.jobCenter(new Allocate(clientId, 0, gpus, 0, timeoutMs, null), timeoutMs + 10_000)
+    return member.jobCenter(new Allocate(clientId, 0, gpus, 0, timeoutMs, null, null), timeoutMs + 10_000)
         .map(granted -> TestMember.json(granted.job()));
   }
 

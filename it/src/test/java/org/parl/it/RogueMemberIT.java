@@ -136,7 +136,7 @@ class RogueMemberIT {
           request(rogue, Addresses.JOB_CENTER, new RegisterWorker("w-rogue", rogueNode, "rogue", "127.0.0.1", 2,
               List.of(0, 1), List.of())),
           request(rogue, Addresses.JOB_CENTER, new UnregisterWorker(w2)),
-          request(rogue, Addresses.JOB_CENTER, new Allocate("c-rogue", 0, 1, 0, 1_000, null)),
+          request(rogue, Addresses.JOB_CENTER, new Allocate("c-rogue", 0, 1, 0, 1_000, null, null)),
           request(rogue, Addresses.worker(w2), new KillJob(jobOnW2.getString("jobId"), "forged")));
       for (Future<?> f : sent) {
         System.out.println("a stranger's request: " + failure(f));
@@ -144,7 +144,7 @@ class RogueMemberIT {
       assertPoolAsBefore();
       // had the forged EndJob freed w2's GPUs, this request would get them while the job still runs
       ReplyException none = assertInstanceOf(ReplyException.class,
-          failure(member.jobCenter(new Allocate("it-rogue", 0, 1, 0, 1_500, null), 15_000)));
+          failure(member.jobCenter(new Allocate("it-rogue", 0, 1, 0, 1_500, null, null), 15_000)));
       assertEquals(503, none.failureCode(), none.getMessage());
     } finally {
       leave(rogue);
@@ -190,7 +190,7 @@ class RogueMemberIT {
       workers.put(w2, new JsonObject(real).put("worker_vacant_gpus", new JsonArray(List.of(0, 1)))
           .put("worker_used_gpus", new JsonArray()).encode());
       ReplyException none = assertInstanceOf(ReplyException.class,
-          failure(member.jobCenter(new Allocate("it-rogue", 0, 1, 0, 1_500, null), 15_000)));
+          failure(member.jobCenter(new Allocate("it-rogue", 0, 1, 0, 1_500, null, null), 15_000)));
       assertEquals(503, none.failureCode(), "the JobCenter decides from its own state: " + none.getMessage());
     } finally {
       workers.remove("w-fake");

@@ -8,11 +8,28 @@ public final class Addresses {
   /** The JobCenter: worker registration, allocation, release, job ends, snapshots. */
   public static final String JOB_CENTER = "parl.jobcenter";
 
-  /** Local to the master: job ends and losses the JobCenter reports to the client gateway. */
+  /**
+   * The JobCenter of the master with this member UUID: what nodes that follow the masters address
+   * (SPEC §10), so that a request never goes to a JobCenter that left, whose registration of
+   * {@link #JOB_CENTER} the event bus may still hold for a moment.
+   */
+  public static String jobCenter(String memberId) {
+    return JOB_CENTER + "." + memberId;
+  }
+
+  /** Published to every master: job ends and losses the JobCenter reports to the client gateways. */
   public static final String JOB_EVENTS = "parl.master.job-events";
 
-  /** Local to the master: a worker left the pool (its pending launches must fail). */
+  /** Published to every master: a worker left the pool (pending launches on it must fail). */
   public static final String WORKER_LOST = "parl.master.worker-lost";
+
+  /** Local to each node: the active master changed (SPEC §10). */
+  public static final String MASTERS_CHANGED = "parl.masters-changed";
+
+  /** One master's gateway, asked by the JobCenter which clients and jobs it holds. */
+  public static String gateway(String memberId) {
+    return "parl.gateway." + memberId;
+  }
 
   /** One worker's control address. */
   public static String worker(String workerId) {
@@ -36,6 +53,9 @@ public final class Addresses {
 
   /** Cluster map: worker id to its latest host statistics (JSON), written by that worker. */
   public static final String STATS_MAP = "parl.stats";
+
+  /** Cluster map: master member UUID to its signed record ({@code org.parl.ha.MasterRecord}). */
+  public static final String MASTERS_MAP = "parl.masters";
 
   /** Cluster map: the single key {@link #CLUSTER_KEY} holding the cluster's description. */
   public static final String CLUSTER_MAP = "parl.cluster";

@@ -38,6 +38,11 @@ public final class ControlBus {
     });
   }
 
+  /** Tells every consumer of {@code address} in the cluster. */
+  public static void publish(Vertx vertx, String address, LocalEvent event) {
+    vertx.eventBus().publish(address, event);
+  }
+
   /** Tells every consumer of {@code address} in this node. */
   public static void publishLocal(Vertx vertx, String address, LocalEvent event) {
     vertx.eventBus().publish(address, event, LOCAL);

@@ -75,6 +75,11 @@ public final class ControlCodec implements MessageCodec<ControlMessage, ControlM
     return JSON.encodeToString(value);
   }
 
+  /** Reads a control record from its JSON text ({@link #json}), with every check; a {@code BadMessageException} says what is wrong. */
+  public static <T> T fromJson(String json, Class<T> type) {
+    return JSON.decode(json.getBytes(java.nio.charset.StandardCharsets.UTF_8), type);
+  }
+
   /** A control record as a JSON object, for code that serves JSON (the monitor's API). */
   public static JsonObject toJson(Object value) {
     return new JsonObject(json(value));

@@ -9,4 +9,4 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * ({@link Dispatcher}); nothing is dispatched by strings.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
-public sealed interface ControlMessage permits JobCenterRequest, WorkerRequest, ControlReply, LocalEvent {}
+public sealed interface ControlMessage permits JobCenterRequest, WorkerRequest, GatewayQuery, ControlReply, LocalEvent {}

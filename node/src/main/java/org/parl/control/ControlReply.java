@@ -16,10 +16,30 @@ public sealed interface ControlReply extends ControlMessage {
   /** Done, nothing more to say. */
   record Done() implements ControlReply {}
 
-  /** A worker's registration was accepted by a cluster of this type. */
-  record Registered(ClusterType clusterType) implements ControlReply {
+  /**
+   * A worker's registration was accepted by a cluster of this type.
+   *
+   * @param stop the reported jobs the JobCenter could not adopt (their resources conflict with
+   *     another job's, or they are unknown twice over): the worker stops them
+   */
+  record Registered(ClusterType clusterType, List<String> stop) implements ControlReply {
     public Registered {
       Checks.present("clusterType", clusterType);
+      stop = Checks.list("stop", stop, MAX_JOBS);
+    }
+  }
+
+  /** The jobs a resuming client still holds (answer to {@code ClaimJobs}). */
+  record Claimed(List<JobState> held) implements ControlReply {
+    public Claimed {
+      held = Checks.list("held", held, MAX_JOBS);
+    }
+  }
+
+  /** The jobs a master's gateway knows to be held by its live clients, or being placed for them. */
+  record Held(List<String> jobIds) implements ControlReply {
+    public Held {
+      jobIds = Checks.list("jobIds", jobIds, MAX_JOBS);
     }
   }
 
@@ -28,12 +48,15 @@ public sealed interface ControlReply extends ControlMessage {
    *
    * @param host the worker's address, where its job processes listen
    * @param workerNodeId the worker's cluster node (a launch on this very node skips the cluster)
+   * @param grantedBy the member UUID of the active master whose JobCenter granted it: a worker
+   *     launches only grants of the master it sees active (a grant from before a takeover is void)
    */
-  record Granted(JobState job, String host, String workerNodeId) implements ControlReply {
+  record Granted(JobState job, String host, String workerNodeId, String grantedBy) implements ControlReply {
     public Granted {
       Checks.present("job", job);
       Checks.name("host", host);
       Checks.name("workerNodeId", workerNodeId);
+      Checks.name("grantedBy", grantedBy);
     }
   }
 

@@ -2,6 +2,7 @@ package org.parl.control;
 
 import java.util.List;
 import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
 import org.parl.control.ControlReply.QueueFigures;
@@ -16,15 +17,21 @@ import org.parl.wire.gateway.WorkerState.GpuCard;
 /** What the JobCenter ({@code parl.jobcenter}) is asked: every change to the pool goes through here. */
 public sealed interface JobCenterRequest extends ControlMessage {
 
+  /** Most jobs one worker may report. */
+  int MAX_JOBS_PER_WORKER = 1 << 16;
+
   /**
-   * A worker joins the pool with what it lends.
+   * A worker joins the pool with what it lends, and the jobs it already runs: none for a new worker;
+   * after the active master changed (SPEC §10), the jobs it runs, which the new JobCenter adopts
+   * (the worker is the truth about its processes) or tells it to stop ({@link Registered#stop}).
    *
    * @param nodeId the worker's cluster node, whose departure takes the worker with it
    * @param cpus the CPUs lent on a CPU cluster (the host's core count on a GPU cluster)
    * @param gpuDevices the GPUs as {@code nvidia-smi} described them, for display
+   * @param jobs the jobs it runs, each with the resources it was granted
    */
   record RegisterWorker(String workerId, String nodeId, String hostname, String host, @Required int cpus,
-      List<Integer> gpus, List<GpuCard> gpuDevices) implements JobCenterRequest, Request<Registered> {
+      List<Integer> gpus, List<GpuCard> gpuDevices, List<JobState> jobs) implements JobCenterRequest, Request<Registered> {
     public RegisterWorker {
       Checks.name("workerId", workerId);
       Checks.name("nodeId", nodeId);
@@ -33,6 +40,18 @@ public sealed interface JobCenterRequest extends ControlMessage {
       Checks.range("cpus", cpus, 0, 1 << 16);
       gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
       gpuDevices = Checks.list("gpuDevices", gpuDevices, WorkerState.MAX_GPUS);
+      jobs = Checks.list("jobs", jobs, MAX_JOBS_PER_WORKER);
+    }
+
+    /** A worker that runs no job yet. */
+    public RegisterWorker(String workerId, String nodeId, String hostname, String host, int cpus, List<Integer> gpus,
+        List<GpuCard> gpuDevices) {
+      this(workerId, nodeId, hostname, host, cpus, gpus, gpuDevices, List.of());
+    }
+
+    /** The same worker, reporting other jobs. */
+    public RegisterWorker running(List<JobState> running) {
+      return new RegisterWorker(workerId, nodeId, hostname, host, cpus, gpus, gpuDevices, running);
     }
   }
 
@@ -47,9 +66,12 @@ public sealed interface JobCenterRequest extends ControlMessage {
    * A client's request for a job, answered when a worker has the resources or failed after
    * {@code timeoutMs}. Amounts are taken as given (negative ones included) so that the JobCenter
    * answers each wrong amount with its own message.
+   *
+   * @param gateway the member UUID of the master whose gateway asks: when that master leaves, its
+   *     waiting requests are given up (its clients resubmit them elsewhere, SPEC §10)
    */
-  record Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass)
-      implements JobCenterRequest, Request<Granted> {
+  record Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass,
+      String gateway) implements JobCenterRequest, Request<Granted> {
     public Allocate {
       Checks.name("clientId", clientId);
       Checks.range("cpus", cpus, -(1 << 20), 1 << 20);
@@ -57,6 +79,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
       Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
       Checks.range("timeoutMs", timeoutMs, 0, GatewayRequest.MAX_TIMEOUT_MS);
       actorClass = Checks.name("actorClass", actorClass, "?");
+      gateway = Checks.name("gateway", gateway, "?");
     }
   }
 
@@ -79,6 +102,17 @@ public sealed interface JobCenterRequest extends ControlMessage {
   record CancelClient(String clientId) implements JobCenterRequest, Request<Cancelled> {
     public CancelClient {
       Checks.name("clientId", clientId);
+    }
+  }
+
+  /**
+   * A client resumes its session at another master's gateway (SPEC §10): which of the jobs it names
+   * are still its own. Answered by {@link Claimed}.
+   */
+  record ClaimJobs(String clientId, List<String> jobIds) implements JobCenterRequest, Request<Claimed> {
+    public ClaimJobs {
+      Checks.name("clientId", clientId);
+      jobIds = Checks.list("jobIds", jobIds, GatewayRequest.MAX_RESUMED_JOBS);
     }
   }
 

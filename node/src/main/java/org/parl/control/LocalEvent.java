@@ -2,7 +2,7 @@ package org.parl.control;
 
 import org.parl.wire.Checks;
 
-/** What the JobCenter tells the client gateway in the same process (published local-only). */
+/** Events the JobCenter publishes to every master's gateway, and a node's own events. */
 public sealed interface LocalEvent extends ControlMessage {
 
   /** A job ended or was lost; its client is told. */
@@ -22,4 +22,13 @@ public sealed interface LocalEvent extends ControlMessage {
       Checks.present("cause", cause);
     }
   }
+
+  /**
+   * The active master changed (SPEC §10), as this node's {@code MasterDirectory} sees it.
+   *
+   * @param active the member UUID of the active master now, or null when no master is left
+   * @param previous the one before, or null when there was none
+   * @param previousAddress the previous active master's gateway, or null
+   */
+  record MastersChanged(String active, String previous, String previousAddress) implements LocalEvent {}
 }

@@ -15,9 +15,10 @@ public sealed interface WorkerRequest extends ControlMessage {
   int DEFAULT_LOG_LINES = 500;
 
   /** Start the job the JobCenter placed on this worker; answered when its process listens. */
-  record Launch(JobState job) implements WorkerRequest, Request<Launched> {
+  record Launch(JobState job, String grantedBy) implements WorkerRequest, Request<Launched> {
     public Launch {
       Checks.present("job", job);
+      Checks.name("grantedBy", grantedBy);
     }
   }
 

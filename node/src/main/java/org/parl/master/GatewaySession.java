@@ -24,6 +24,8 @@ final class GatewaySession {
 
   private final NetSocket socket;
   private final WriteBound out;
+  /** The member UUID of this gateway's master, named in the client's record. */
+  private final String gateway;
   private final long connectedAt = System.currentTimeMillis();
   /** The client's jobs: job id to the worker that runs it. */
   private final Map<String, String> jobs = new LinkedHashMap<>();
@@ -34,8 +36,9 @@ final class GatewaySession {
   private Runnable onAuthenticated = () -> { };
 
   /** A session whose replies are bounded ({@link WriteBound}): a peer that does not read them is disconnected. */
-  GatewaySession(Vertx vertx, NetSocket socket) {
+  GatewaySession(Vertx vertx, NetSocket socket, String gateway) {
     this.socket = socket;
+    this.gateway = gateway;
     this.out = new WriteBound(vertx, socket, socket, "gateway peer " + socket.remoteAddress(), () -> WriteBound.abort(socket));
   }
 
@@ -136,6 +139,16 @@ final class GatewaySession {
         .put("actors", jobs.size())
         .put("jobs", new JsonArray(List.copyOf(jobs.keySet())))
         .put("connectedAt", connectedAt)
+        .put("gateway", gateway)
         .encode();
+  }
+
+  /** The gateway member named by a client record ({@link #record()}), or null. */
+  static String gatewayOf(String record) {
+    try {
+      return new JsonObject(record).getString("gateway");
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 }

@@ -10,24 +10,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
+import org.parl.cluster.ClusterNode;
 import org.parl.cluster.MapPublisher;
-import org.parl.control.ControlBus;
+import org.parl.control.ControlReply.Held;
+import org.parl.control.Dispatcher;
 import org.parl.control.Failures;
+import org.parl.control.GatewayQuery.ListHeld;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.LocalEvent.JobEnded;
+import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
@@ -42,6 +50,7 @@ import org.parl.wire.gateway.GatewayRequest.Authenticate;
 import org.parl.wire.gateway.GatewayRequest.ClientHello;
 import org.parl.wire.gateway.GatewayRequest.Create;
 import org.parl.wire.gateway.GatewayRequest.Kill;
+import org.parl.wire.gateway.GatewayRequest.MasterHello;
 import org.parl.wire.gateway.GatewayRequest.MonitorHello;
 import org.parl.wire.gateway.GatewayRequest.Ping;
 import org.parl.wire.gateway.GatewayRequest.StatusHello;
@@ -70,9 +79,12 @@ public final class GatewayVerticle extends VerticleBase {
   private static final long ENDED_MEMORY_MS = Placer.LAUNCH_TIMEOUT_MS + 30_000;
   private static final int ENDED_MEMORY_MAX = 10_000;
   private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
+  /** How long a resuming client may wait for a new active master to finish rebuilding the pool. */
+  private static final long RESUME_TIMEOUT_MS = 20_000;
 
   private final Supplier<ClusterInfo> info;
-  private final String nodeId;
+  private final ClusterNode node;
+  private final Supplier<Masters> masters;
   private final String host;
   private final int port;
   private final ClusterToken token;
@@ -93,26 +105,25 @@ public final class GatewayVerticle extends VerticleBase {
   private List<RuntimeJar> runtimeJars = List.of();
 
   private volatile int actualPort;
+  /** Set when this master stops: its clients resume at another master, so their jobs are kept. */
+  private volatile boolean handingOver;
 
   /**
    * @param info how to reach the cluster, known once every server of the master is bound (asked
    *     for when a node says hello)
-   * @param nodeId this member's node id (launches on this very node skip the cluster)
+   * @param node this master's cluster node
+   * @param masters this node's view of the cluster's masters (SPEC §10)
    * @param port the gateway's port; 0 binds a free one (see {@link #port()})
    * @param token the cluster's token, which every peer must prove that it holds
    * @param keys the cluster's TLS identity, which the gateway presents
+   * @param limits the connection caps (SPEC §8)
    */
-  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port, ClusterToken token,
-      ClusterKeys keys) {
-    this(info, nodeId, host, port, token, keys, LimitSettings.DEFAULTS);
-  }
-
-  /** With the connection caps of {@code limits} (SPEC §8). */
-  public GatewayVerticle(Supplier<ClusterInfo> info, String nodeId, String host, int port, ClusterToken token,
-      ClusterKeys keys, LimitSettings limits) {
+  public GatewayVerticle(Supplier<ClusterInfo> info, ClusterNode node, Supplier<Masters> masters, String host, int port,
+      ClusterToken token, ClusterKeys keys, LimitSettings limits) {
     this.caps = new ConnectionCaps(limits);
     this.info = info;
-    this.nodeId = nodeId;
+    this.node = node;
+    this.masters = masters;
     this.host = host;
     this.port = port;
     this.token = token;
@@ -122,26 +133,35 @@ public final class GatewayVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     door = new GatewayDoor(vertx, token, keys.fingerprint());
-    placer = new Placer(vertx, nodeId);
+    placer = new Placer(vertx, node.nodeId(), masters);
     clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
     on(ClientHello.class, this::clientHello);
     on(WorkerHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(MonitorHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
+    on(MasterHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(StatusHello.class, this::status);
     on(Create.class, this::create);
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
-    vertx.eventBus().localConsumer(Addresses.JOB_EVENTS, m -> {
+    vertx.eventBus().consumer(Addresses.JOB_EVENTS, m -> {
       if (m.body() instanceof JobEnded e) {
         jobEnded(e);
       }
     });
-    vertx.eventBus().localConsumer(Addresses.WORKER_LOST, m -> {
+    vertx.eventBus().consumer(Addresses.WORKER_LOST, m -> {
       if (m.body() instanceof WorkerLost e) {
         placer.workerLost(e);
       }
     });
+    vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
+      if (m.body() instanceof MastersChanged e && e.active() != null) {
+        placer.activeChanged();
+      }
+    });
+    node.onMemberRemoved(left -> context.runOnContext(v -> forgetClientsOf(left.memberId())));
+    Dispatcher queries = new Dispatcher("the gateway", log).on(ListHeld.class, r -> Future.succeededFuture(held()));
+    Future<?> asked = vertx.eventBus().consumer(Addresses.gateway(node.memberId()), queries::handle).completion();
     Future<?> hashed = vertx.executeBlocking(GatewayVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
             .setHost(host).setPort(port).setReadIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true)
@@ -151,7 +171,7 @@ public final class GatewayVerticle extends VerticleBase {
         .exceptionHandler(e -> log.warn("gateway refused a connection at the TLS handshake: {}", tlsFailure(e)))
         .listen()
         .onSuccess(server -> actualPort = server.actualPort());
-    return Future.all(hashed, listening);
+    return Future.all(hashed, listening, asked);
   }
 
   /** A TLS failure in a few words: Netty's messages may quote a whole record of what the peer sent. */
@@ -181,7 +201,7 @@ public final class GatewayVerticle extends VerticleBase {
   }
 
   private void accept(NetSocket socket) {
-    GatewaySession session = new GatewaySession(vertx, socket);
+    GatewaySession session = new GatewaySession(vertx, socket, node.memberId());
     String address = socket.remoteAddress().hostAddress();
     Optional<String> refused = caps.admit(address);
     if (refused.isPresent()) {
@@ -227,23 +247,93 @@ public final class GatewayVerticle extends VerticleBase {
       session.fail(hello.id(), ErrorKind.INVALID, "this connection already said hello");
       return;
     }
-    String clientId = "c-" + UUID.randomUUID().toString().substring(0, 8);
+    if (hello.resumeClientId() != null) {
+      resume(session, hello);
+      return;
+    }
+    welcome(session, hello, "c-" + UUID.randomUUID().toString().substring(0, 8));
+    log.info("client {} connected: {} on {}", session.clientId(), hello.program(), hello.hostname());
+  }
+
+  private void welcome(GatewaySession session, ClientHello hello, String clientId) {
     session.becomeClient(clientId, hello);
     clients.put(clientId, session);
     clientsMap.put(clientId, session::record);
-    log.info("client {} connected: {} on {}", clientId, hello.program(), hello.hostname());
     session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars));
   }
 
+  /**
+   * A client whose master left carries on here (SPEC §10): it keeps its id and the jobs the JobCenter
+   * still knows as its own; it is told at once of those the cluster lost meanwhile.
+   */
+  private void resume(GatewaySession session, ClientHello hello) {
+    String clientId = hello.resumeClientId();
+    if (clients.containsKey(clientId)) {
+      session.fail(hello.id(), ErrorKind.INVALID, "client " + clientId + " is connected already");
+      return;
+    }
+    ClaimJobs claim = new ClaimJobs(clientId, hello.resumeJobs());
+    JobCenterCalls.request(vertx, masters, claim, RESUME_TIMEOUT_MS, Placer.ATTEMPT_MS).onComplete(ar -> {
+      if (ar.failed()) {
+        session.fail(hello.id(), Failures.kindOf(ar.cause()), ar.cause().getMessage());
+        return;
+      }
+      if (session.closed() || clients.containsKey(clientId)) {
+        session.fail(hello.id(), ErrorKind.INVALID, "client " + clientId + " is connected already");
+        return;
+      }
+      Map<String, String> held = new LinkedHashMap<>();
+      ar.result().held().forEach(job -> held.put(job.jobId(), job.workerId()));
+      held.forEach(session::addJob);
+      welcome(session, hello, clientId);
+      log.info("client {} resumed here with {} of its {} job(s): {} on {}", clientId, held.size(), hello.resumeJobs().size(),
+          hello.program(), hello.hostname());
+      for (String jobId : hello.resumeJobs()) {
+        if (!held.containsKey(jobId)) {
+          session.send(new GatewayReply.JobEnded(jobId, "unknown", "the cluster lost it while its master changed", true));
+        }
+      }
+    });
+  }
+
+  /** The jobs this gateway's clients hold, and those being placed for them (asked by the JobCenter). */
+  private Held held() {
+    Set<String> jobs = new HashSet<>(placer.launching());
+    clients.values().forEach(c -> jobs.addAll(c.jobs().keySet()));
+    return new Held(List.copyOf(jobs));
+  }
+
+  /**
+   * The active master's gateway forgets the clients that a master which left had connected: those
+   * that live on resume elsewhere and publish themselves again.
+   */
+  private void forgetClientsOf(String memberId) {
+    if (!masters.get().isActive(node.memberId())) {
+      return;
+    }
+    vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLIENTS_MAP)
+        .compose(map -> map.entries().compose(entries -> {
+          List<Future<?>> removed = new ArrayList<>();
+          entries.forEach((id, json) -> {
+            if (memberId.equals(GatewaySession.gatewayOf(json))) {
+              removed.add(map.removeIfPresent(id, json));
+            }
+          });
+          return Future.all(removed);
+        }))
+        .onFailure(e -> log.warn("could not forget the clients of master {}: {}", memberId, e.getMessage()));
+  }
+
   private void status(GatewaySession session, StatusHello r) {
-    ControlBus.request(vertx, Addresses.JOB_CENTER, new GetSnapshot(), SNAPSHOT_TIMEOUT_MS, true)
+    JobCenterCalls.request(vertx, masters, new GetSnapshot(), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
         .onSuccess(s -> session.send(new GatewayReply.Status(r.id(), info.get().description(), s.workers(),
-            s.jobs().size(), s.waiting(), clients.size())))
+            s.jobs().size(), s.waiting(), clients.size(), masters.get().states())))
         .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
   }
 
   private void create(GatewaySession session, Create r) {
-    placer.place(new Allocate(session.clientId(), r.cpus(), r.gpus(), r.maxMemoryMb(), r.timeoutMs(), r.actorClass()))
+    placer.place(new Allocate(session.clientId(), r.cpus(), r.gpus(), r.maxMemoryMb(), r.timeoutMs(), r.actorClass(),
+            node.memberId()))
         .onSuccess(job -> {
           if (session.closed()) {
             placer.kill(job.workerId(), job.jobId(), "its client disconnected before the job started");
@@ -286,15 +376,23 @@ public final class GatewayVerticle extends VerticleBase {
     }
   }
 
+  /**
+   * This master is stopping: the connections it closes are not clients leaving, and their jobs are
+   * kept (they resume at another master, or the JobCenter stops what nobody claims).
+   */
+  public void handOver() {
+    handingOver = true;
+  }
+
   private void closed(GatewaySession session) {
     session.markClosed();
-    if (!session.isClient()) {
+    if (!session.isClient() || handingOver) {
       return;
     }
     String clientId = session.clientId();
     clients.remove(clientId);
     clientsMap.remove(clientId);
-    ControlBus.request(vertx, Addresses.JOB_CENTER, new CancelClient(clientId), SNAPSHOT_TIMEOUT_MS, true)
+    JobCenterCalls.request(vertx, masters, new CancelClient(clientId), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
         .onFailure(e -> log.warn("could not cancel the waiting requests of client {}: {}", clientId, e.getMessage()));
     Map<String, String> jobs = session.jobs();
     log.info("client {} disconnected; stopping its {} job(s)", clientId, jobs.size());

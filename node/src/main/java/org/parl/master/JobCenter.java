@@ -37,6 +37,15 @@ public final class JobCenter<H> {
   /** The outcome of a submission: a job now, or a queued request id to time out later. */
   public record Submitted(long requestId, Optional<JobRecord> job) {}
 
+  /**
+   * The outcome of a registration: requests served with the new worker's resources, the jobs it
+   * reported and the pool adopted, and those it must stop (with why).
+   */
+  public record Registration<H>(List<Granted<H>> granted, List<JobRecord> adopted, Map<String, String> stop) {}
+
+  /** The gateway member named by adopted jobs: no gateway is waiting for them. */
+  static final String ADOPTED = "adopted";
+
   private record Waiting<H>(Allocate request, H handle) {}
 
   private final ClusterType type;
@@ -49,15 +58,32 @@ public final class JobCenter<H> {
   private long jobCounter;
 
   public JobCenter(ClusterType type, int maxGpusPerActor) {
-    this(type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient());
+    this(type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient(), 1);
   }
 
-  /** @param maxWaitingPerClient how many requests of one client may wait at once (SPEC §8) */
-  public JobCenter(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient) {
+  /**
+   * @param maxWaitingPerClient how many requests of one client may wait at once (SPEC §8)
+   * @param firstJobNumber the number of the first job id granted here ({@code job-N}): after a
+   *     takeover, beyond every id the previous master may have handed out
+   */
+  public JobCenter(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient, long firstJobNumber) {
     this.maxWaitingPerClient = maxWaitingPerClient;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
+    this.jobCounter = firstJobNumber - 1;
     this.scheduler = new Scheduler<>(pool, () -> "job-" + (++jobCounter));
+  }
+
+  /** The number in a job id {@code job-N}, or 0 for an id of another form. */
+  public static long jobNumber(String jobId) {
+    if (jobId.startsWith("job-") && jobId.length() > 4 && jobId.length() <= 22) {
+      try {
+        return Math.max(0, Long.parseLong(jobId.substring(4)));
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+    return 0;
   }
 
   public ClusterType type() {
@@ -68,9 +94,19 @@ public final class JobCenter<H> {
     return maxGpusPerActor;
   }
 
-  /** Adds a worker, then serves what was waiting for it. */
-  public List<Granted<H>> register(RegisterWorker w) {
-    if (workers.containsKey(w.workerId())) {
+  /**
+   * Adds a worker with the jobs it reports (adopting each one whose resources are free, SPEC §10),
+   * then serves what was waiting for it. The same worker registering again from the same node (a
+   * retry whose first answer was lost) changes nothing.
+   *
+   * @throws Rejected when the worker cannot join this cluster
+   */
+  public Registration<H> register(RegisterWorker w) {
+    RegisterWorker known = workers.get(w.workerId());
+    if (known != null && known.nodeId().equals(w.nodeId())) {
+      return new Registration<>(List.of(), List.of(), Map.of());
+    }
+    if (known != null) {
       throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " is already registered");
     }
     if (type == ClusterType.GPU && w.gpus().isEmpty()) {
@@ -86,8 +122,37 @@ public final class JobCenter<H> {
       throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " offers no CPUs");
     }
     pool.addWorker(w.workerId(), type == ClusterType.CPU ? w.cpus() : 0, w.gpus());
-    workers.put(w.workerId(), w);
-    return drain();
+    workers.put(w.workerId(), w.running(List.of()));
+    List<JobRecord> adopted = new ArrayList<>();
+    Map<String, String> stop = new LinkedHashMap<>();
+    for (JobState job : w.jobs()) {
+      adopt(w, job).ifPresentOrElse(why -> stop.put(job.jobId(), why), () -> adopted.add(jobs.get(job.jobId())));
+    }
+    return new Registration<>(drain(), adopted, stop);
+  }
+
+  /** Records a reported job as it runs; empty, or why it cannot be adopted. */
+  private Optional<String> adopt(RegisterWorker w, JobState job) {
+    if (!job.workerId().equals(w.workerId())) {
+      return Optional.of("worker " + w.workerId() + " reports job " + job.jobId() + " as one of worker " + job.workerId());
+    }
+    if (jobs.containsKey(job.jobId())) {
+      return Optional.of("job " + job.jobId() + " is already held on worker " + jobs.get(job.jobId()).workerId());
+    }
+    int cpus = type == ClusterType.CPU ? job.cpus() : 0;
+    if ((type == ClusterType.CPU) != job.gpus().isEmpty() || (type == ClusterType.CPU && cpus < 1)) {
+      return Optional.of("job " + job.jobId() + " holds " + job.cpus() + " CPU(s) and GPUs " + job.gpus()
+          + ", which a " + type.label() + " cluster does not grant");
+    }
+    try {
+      pool.adopt(new Allocation(job.jobId(), w.workerId(), cpus, job.gpus()));
+    } catch (IllegalArgumentException e) {
+      return Optional.of(e.getMessage());
+    }
+    Allocate request = new Allocate(job.clientId(), cpus, job.gpus().size(), job.maxMemoryMb(), 0, job.actorClass(), ADOPTED);
+    jobs.put(job.jobId(), new JobRecord(request, new Allocation(job.jobId(), w.workerId(), cpus, job.gpus()), job.createdAt()));
+    jobCounter = Math.max(jobCounter, jobNumber(job.jobId()));
+    return Optional.empty();
   }
 
   /** Removes a worker that left on purpose or died; its jobs are lost. */
@@ -169,6 +234,23 @@ public final class JobCenter<H> {
   /** Gives up every waiting request of a client that left; returns their handles. */
   public List<H> cancelClient(String clientId) {
     return scheduler.cancelIf(w -> w.request().clientId().equals(clientId)).stream().map(Waiting::handle).toList();
+  }
+
+  /** Gives up every waiting request that came through the gateway of a master that left; returns their handles. */
+  public List<H> cancelGateway(String gatewayMember) {
+    return scheduler.cancelIf(w -> w.request().gateway().equals(gatewayMember)).stream().map(Waiting::handle).toList();
+  }
+
+  /** Which of these jobs {@code clientId} holds (a client resuming its session). */
+  public List<JobRecord> claim(String clientId, List<String> jobIds) {
+    List<JobRecord> held = new ArrayList<>();
+    for (String id : jobIds) {
+      JobRecord job = jobs.get(id);
+      if (job != null && job.clientId().equals(clientId)) {
+        held.add(job);
+      }
+    }
+    return held;
   }
 
   /** A job ended (or never started): its resources return and waiting requests are served. */

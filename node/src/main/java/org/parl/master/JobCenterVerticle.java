@@ -3,10 +3,17 @@ package org.parl.master;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.shareddata.AsyncMap;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
@@ -15,6 +22,7 @@ import org.parl.cluster.MemberLeft;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlCodec;
 import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
 import org.parl.control.ControlReply.QueueFigures;
@@ -24,66 +32,197 @@ import org.parl.control.Dispatcher;
 import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
+import org.parl.control.JobState;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.control.WorkerRequest.KillJob;
+import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns the cluster's CPU/GPU pool: every registration, request, release and loss is decided here,
- * on this verticle's event loop, in order, with no locks. Each change is written through to the
- * cluster maps {@value Addresses#WORKERS_MAP} and {@value Addresses#JOBS_MAP}; job ends and
- * losses are told to the master's client gateway on {@value Addresses#JOB_EVENTS}.
+ * Owns the cluster's CPU/GPU pool on the active master: every registration, request, release and
+ * loss is decided here, on this verticle's event loop, in order, with no locks. Each change is
+ * written through to the cluster maps {@value Addresses#WORKERS_MAP} and {@value Addresses#JOBS_MAP};
+ * job ends and losses are published to every master's gateway on {@value Addresses#JOB_EVENTS}.
+ *
+ * <p>It starts by rebuilding the pool ({@link Rebuild}, SPEC §10): it reads the maps the previous
+ * active master wrote (empty in a new cluster), waits until every worker in them whose node is still
+ * a member has reported what it runs, or {@link #REPORT_WAIT_MS}, and only then serves requests; those
+ * that arrive meanwhile wait.
  */
 public final class JobCenterVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobCenterVerticle.class);
   private static final Future<Done> DONE = Future.succeededFuture(new Done());
+  /** How long a new active master waits for the workers' reports before it serves without the missing ones. */
+  static final long REPORT_WAIT_MS = 3_000;
+  private static final long KILL_TIMEOUT_MS = 10_000;
 
   private final ClusterNode node;
   private final ClusterType type;
   private final int maxGpusPerActor;
   private final int maxWaitingPerClient;
+  private final Supplier<Masters> masters;
   private JobCenter<Promise<Granted>> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
+  private ClientSweep sweep;
   /** Hazelcast member UUID to the Vert.x node id its workers registered with. */
   private final Map<String, String> nodesByMember = new HashMap<>();
+  /** Completed once the pool is rebuilt: requests wait for it. */
+  private final Promise<Void> serving = Promise.promise();
+  /** Reports that arrived while rebuilding, by worker id, with the promise of their answer. */
+  private final Map<String, Report> reports = new LinkedHashMap<>();
+  private Set<String> expected = Set.of();
+  /** Finishes the rebuild early, once every expected worker has reported. */
+  private Runnable expectedReported = () -> { };
+  private long startedAt;
 
+  private record Report(RegisterWorker worker, Promise<Registered> answer) {}
+
+  /** A JobCenter with the default cap on waiting requests, alone in its cluster (tests). */
   public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor) {
-    this(node, type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient());
+    this(node, type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient(), () -> Masters.NONE);
   }
 
-  /** @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8) */
-  public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor, int maxWaitingPerClient) {
+  /**
+   * @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8)
+   * @param masters the live masters, as this node's directory sees them: their gateways are asked
+   *     which jobs their clients hold
+   */
+  public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor, int maxWaitingPerClient,
+      Supplier<Masters> masters) {
     this.maxWaitingPerClient = maxWaitingPerClient;
     this.node = node;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
+    this.masters = masters;
   }
 
   @Override
   public Future<?> start() {
-    center = new JobCenter<>(type, maxGpusPerActor, maxWaitingPerClient);
+    startedAt = System.nanoTime();
     workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP);
     jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP);
+    sweep = new ClientSweep(vertx, () -> masters.get().live(), () -> new LinkedHashSet<>(jobIds()), this::stopOrphan);
     node.onMemberRemoved(left -> context.runOnContext(v -> memberGone(left)));
     Dispatcher requests = new Dispatcher("the JobCenter", log)
         .on(RegisterWorker.class, this::register)
-        .on(UnregisterWorker.class, this::unregister)
-        .on(Allocate.class, this::allocate)
-        .on(EndJob.class, this::end)
-        .on(CancelClient.class, this::cancel)
-        .on(GetSnapshot.class, r -> Future.succeededFuture(snapshot()))
-        .on(GetQueue.class, r -> Future.succeededFuture(new QueueFigures(center.waitingCount(), center.longestWaitMillis())));
-    return vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle).completion();
+        .on(UnregisterWorker.class, r -> whenServing(() -> unregister(r)))
+        .on(Allocate.class, r -> whenServing(() -> allocate(r)))
+        .on(EndJob.class, r -> whenServing(() -> end(r)))
+        .on(CancelClient.class, r -> whenServing(() -> cancel(r)))
+        .on(ClaimJobs.class, r -> whenServing(() -> Future.succeededFuture(
+            new Claimed(center.claim(r.clientId(), r.jobIds()).stream().map(JobRecord::state).toList()))))
+        .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
+        .on(GetQueue.class, r -> whenServing(() -> Future.succeededFuture(
+            new QueueFigures(center.waitingCount(), center.longestWaitMillis()))));
+    vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
+    vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
+    Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);
+    Future<Map<String, String>> jobs = entries(Addresses.JOBS_MAP);
+    Future.all(workers, jobs).onComplete(ar -> {
+      Map<String, String> w = ar.succeeded() ? workers.result() : Map.of();
+      Map<String, String> j = ar.succeeded() ? jobs.result() : Map.of();
+      if (ar.failed()) {
+        log.warn("could not read the cluster maps to rebuild the pool ({}): rebuilding from the workers' reports alone",
+            ar.cause().getMessage());
+      }
+      awaitReports(w, j);
+    });
+    return Future.succeededFuture();
+  }
+
+  private Future<Map<String, String>> entries(String name) {
+    return vertx.sharedData().<String, String>getClusterWideMap(name).compose(AsyncMap::entries);
+  }
+
+  private <T> Future<T> whenServing(Supplier<Future<T>> work) {
+    return serving.future().isComplete() ? work.get() : serving.future().compose(v -> work.get());
+  }
+
+  /** Waits for the reports of the mapped workers whose node is still a member, for a while. */
+  private void awaitReports(Map<String, String> mappedWorkers, Map<String, String> mappedJobs) {
+    Set<String> live = new LinkedHashSet<>();
+    mappedWorkers.forEach((id, json) -> {
+      String nodeId = field(json, "nodeId");
+      if (nodeId != null && node.memberOfNode(nodeId).isPresent()) {
+        live.add(id);
+      }
+    });
+    expected = live;
+    List<JobState> jobs = new ArrayList<>();
+    mappedJobs.values().forEach(json -> {
+      try {
+        jobs.add(ControlCodec.fromJson(json, JobState.class));
+      } catch (BadMessageException e) {
+        log.warn("ignored a malformed job record in the cluster map: {}", e.getMessage());
+      }
+    });
+    Runnable finish = () -> rebuild(mappedWorkers.keySet(), jobs);
+    if (expected.isEmpty()) {
+      finish.run();
+      return;
+    }
+    log.info("rebuilding the pool: waiting for {} worker(s) to report their jobs", expected.size());
+    long timer = vertx.setTimer(REPORT_WAIT_MS, t -> finish.run());
+    expectedReported = () -> {
+      vertx.cancelTimer(timer);
+      finish.run();
+    };
+  }
+
+  private static String field(String json, String name) {
+    try {
+      return new JsonObject(json).getString(name);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private void rebuild(Set<String> mappedWorkers, List<JobState> mappedJobs) {
+    if (serving.future().isComplete()) {
+      return;
+    }
+    List<RegisterWorker> reported = reports.values().stream().map(Report::worker).toList();
+    Rebuild.Rebuilt<Promise<Granted>> r = Rebuild.run(type, maxGpusPerActor, maxWaitingPerClient, mappedWorkers,
+        mappedJobs, reported);
+    center = r.center();
+    for (String id : r.dropped()) {
+      workersMap.remove(id);
+    }
+    for (JobState job : r.released()) {
+      jobsMap.remove(job.jobId());
+      tellGateways(job.jobId(), job.clientId(), job.workerId(), "its worker no longer runs it (found when a master "
+          + "took over)", true);
+    }
+    for (Report report : reports.values()) {
+      RegisterWorker w = report.worker();
+      JobCenter.Registration<Promise<Granted>> reg = r.registrations().get(w.workerId());
+      if (reg == null) {
+        report.answer().fail(Failures.exception(ErrorKind.INVALID, r.refused().get(w.workerId())));
+      } else {
+        report.answer().complete(registered(w, reg));
+      }
+    }
+    serving.complete();
+    int adopted = center.jobs().size();
+    if (!reported.isEmpty() || !mappedJobs.isEmpty()) {
+      log.info("active: rebuilt the pool in {} ms from {} worker report(s): {} job(s) adopted, {} released, {} worker(s) dropped",
+          (System.nanoTime() - startedAt) / 1_000_000, reported.size(), adopted, r.released().size(), r.dropped().size());
+      sweep.schedule("a master took over");
+    }
+    reports.clear();
   }
 
   private Future<Registered> register(RegisterWorker w) {
@@ -95,19 +234,40 @@ public final class JobCenterVerticle extends VerticleBase {
       return Failures.future(ErrorKind.INVALID, "worker " + w.workerId() + " names node " + w.nodeId()
           + ", which is not (or not exactly one) member of this cluster");
     }
-    List<JobCenter.Granted<Promise<Granted>>> granted;
+    if (!serving.future().isComplete()) {
+      Promise<Registered> answer = Promise.promise();
+      Report old = reports.put(w.workerId(), new Report(w, answer));
+      if (old != null) {
+        old.answer().fail(Failures.exception(ErrorKind.INVALID, "worker " + w.workerId() + " reported again"));
+      }
+      if (reports.keySet().containsAll(expected)) {
+        expectedReported.run();
+      }
+      return answer.future();
+    }
+    JobCenter.Registration<Promise<Granted>> reg;
     try {
-      granted = center.register(w);
+      reg = center.register(w);
     } catch (Rejected r) {
       log.warn("refused worker {} from {}: {}", w.workerId(), w.hostname(), r.getMessage());
       return Failures.future(r.kind(), r.getMessage());
     }
-    log.info("worker {} joined from {} ({}): {}", w.workerId(), w.hostname(), w.host(),
-        type == ClusterType.GPU ? "GPUs " + w.gpus() : w.cpus() + " CPUs");
-    nodesByMember.put(member.get(), w.nodeId());
+    return Future.succeededFuture(registered(w, reg));
+  }
+
+  /** Publishes a worker that joined (with the jobs the pool adopted from it) and serves what waited for it. */
+  private Registered registered(RegisterWorker w, JobCenter.Registration<Promise<Granted>> reg) {
+    node.memberOfNode(w.nodeId()).ifPresent(member -> nodesByMember.put(member, w.nodeId()));
+    log.info("worker {} joined from {} ({}): {}{}", w.workerId(), w.hostname(), w.host(),
+        type == ClusterType.GPU ? "GPUs " + w.gpus() : w.cpus() + " CPUs",
+        w.jobs().isEmpty() ? "" : ", running " + reg.adopted().size() + " job(s) adopted and " + reg.stop().size() + " to stop");
+    reg.stop().forEach((job, why) -> log.warn("worker {} must stop job {}: {}", w.workerId(), job, why));
+    for (JobRecord job : reg.adopted()) {
+      jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
+    }
     publishWorker(w.workerId());
-    grant(granted);
-    return Future.succeededFuture(new Registered(type));
+    grant(reg.granted());
+    return new Registered(type, List.copyOf(reg.stop().keySet()));
   }
 
   private Future<Done> unregister(UnregisterWorker r) {
@@ -141,12 +301,26 @@ public final class JobCenterVerticle extends VerticleBase {
     if (job.isEmpty() || !job.get().workerId().equals(r.workerId())) {
       return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " on worker " + r.workerId() + " holds resources");
     }
-    center.end(r.jobId());
-    jobsMap.remove(r.jobId());
-    publishWorker(job.get().workerId());
-    tellGateway(job.get(), r.cause(), r.lost());
-    grant(center.drain());
+    release(job.get(), r.cause(), r.lost());
     return DONE;
+  }
+
+  private void release(JobRecord job, String cause, boolean lost) {
+    center.end(job.jobId());
+    jobsMap.remove(job.jobId());
+    publishWorker(job.workerId());
+    tellGateways(job.jobId(), job.clientId(), job.workerId(), cause, lost);
+    grant(center.drain());
+  }
+
+  /** A job that no client holds after a master left: released here, and stopped on its worker. */
+  private void stopOrphan(String jobId) {
+    center.job(jobId).ifPresent(job -> {
+      String cause = "its client was gone after a master left";
+      release(job, cause, true);
+      ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(jobId, cause), KILL_TIMEOUT_MS)
+          .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, job.workerId(), e.getMessage()));
+    });
   }
 
   private Future<Cancelled> cancel(CancelClient r) {
@@ -158,11 +332,22 @@ public final class JobCenterVerticle extends VerticleBase {
 
   /**
    * Drops the workers of a member that left, recognised by the member UUID seen when they
-   * registered: a member that merely announces the same Vert.x node id changes nothing.
+   * registered: a member that merely announces the same Vert.x node id changes nothing. A master
+   * that left takes its gateway's waiting requests along, and maybe some clients.
    */
   private void memberGone(MemberLeft left) {
+    if (!serving.future().isComplete()) {
+      serving.future().onSuccess(v -> memberGone(left));
+      return;
+    }
+    List<Promise<Granted>> orphaned = center.cancelGateway(left.memberId());
+    if (!orphaned.isEmpty()) {
+      orphaned.forEach(p -> p.tryFail(Failures.exception(ErrorKind.LOST, "the master that asked left")));
+      grant(center.drain());
+    }
     String nodeId = nodesByMember.remove(left.memberId());
-    if (nodeId == null) {
+    if (nodeId == null) { // a master (or a monitor): its gateway's clients resume elsewhere, or are gone
+      sweep.schedule("member " + left.memberId() + " left");
       return;
     }
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
@@ -177,9 +362,9 @@ public final class JobCenterVerticle extends VerticleBase {
     workersMap.remove(workerId);
     for (JobRecord job : lost.jobs()) {
       jobsMap.remove(job.jobId());
-      tellGateway(job, cause, true);
+      tellGateways(job.jobId(), job.clientId(), job.workerId(), cause, true);
     }
-    ControlBus.publishLocal(vertx, Addresses.WORKER_LOST, new WorkerLost(workerId, cause));
+    ControlBus.publish(vertx, Addresses.WORKER_LOST, new WorkerLost(workerId, cause));
   }
 
   private void grant(List<JobCenter.Granted<Promise<Granted>>> granted) {
@@ -192,15 +377,19 @@ public final class JobCenterVerticle extends VerticleBase {
     jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
     publishWorker(job.workerId());
     var worker = center.worker(job.workerId()).orElseThrow();
-    return new Granted(job.state(), worker.host(), worker.nodeId());
+    return new Granted(job.state(), worker.host(), worker.nodeId(), node.memberId());
   }
 
   private void publishWorker(String workerId) {
     workersMap.put(workerId, () -> center.workerState(workerId).map(ControlCodec::json).orElse("{}"));
   }
 
-  private void tellGateway(JobRecord job, String cause, boolean lost) {
-    ControlBus.publishLocal(vertx, Addresses.JOB_EVENTS, new JobEnded(job.jobId(), job.clientId(), job.workerId(), cause, lost));
+  private void tellGateways(String jobId, String clientId, String workerId, String cause, boolean lost) {
+    ControlBus.publish(vertx, Addresses.JOB_EVENTS, new JobEnded(jobId, clientId, workerId, cause, lost));
+  }
+
+  private List<String> jobIds() {
+    return center.jobs().stream().map(JobRecord::jobId).toList();
   }
 
   private String timeoutMessage(Allocate r) {

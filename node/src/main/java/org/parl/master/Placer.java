@@ -1,7 +1,13 @@
 package org.parl.master;
 
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlReply.Done;
@@ -14,6 +20,7 @@ import org.parl.control.JobState;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
+import org.parl.ha.Masters;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
@@ -21,7 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Places jobs for the gateway: a JobCenter allocation, then a launch on the chosen worker (whose
- * resources go back if the launch fails); and stops them. Used from the gateway's context only.
+ * resources go back if the launch fails); and stops them. An allocation still waiting when the
+ * active master changes is resubmitted to the new one with the time it has left (SPEC §10): the
+ * old JobCenter's answer, should one still come, is ignored. Used from the gateway's context only.
  */
 final class Placer {
 
@@ -31,29 +40,83 @@ final class Placer {
   /** Beyond its own resource wait, how long the JobCenter (in this process) may take to answer. */
   private static final long JOB_CENTER_SLACK_MS = 30_000;
   private static final long KILL_TIMEOUT_MS = 10_000;
+  /** How long one try of a quick JobCenter request waits, so that one sent to a master that just died is tried again soon. */
+  static final long ATTEMPT_MS = 2_000;
 
   private final Vertx vertx;
   /** This member's node id: requests to verticles in this same process skip the cluster lookup. */
   private final String nodeId;
+  private final Supplier<Masters> masters;
   private final PeerRequests launches = new PeerRequests();
+  /** Allocations waiting for the JobCenter's answer. */
+  private final Set<Waiting> waiting = new LinkedHashSet<>();
+  /** Jobs granted and being launched: their clients hold them, though they do not know it yet. */
+  private final Set<String> launching = new HashSet<>();
 
-  Placer(Vertx vertx, String nodeId) {
+  /** One allocation; {@code attempt} counts its submissions, so that a superseded answer is recognised. */
+  private static final class Waiting {
+    final Allocate request;
+    final long waitUntil;
+    final Promise<Granted> granted = Promise.promise();
+    int attempt;
+
+    Waiting(Allocate request) {
+      this.request = request;
+      this.waitUntil = System.currentTimeMillis() + request.timeoutMs();
+    }
+  }
+
+  /** @param masters the cluster's masters: allocations go to the active one's JobCenter */
+  Placer(Vertx vertx, String nodeId, Supplier<Masters> masters) {
     this.vertx = vertx;
     this.nodeId = nodeId;
+    this.masters = masters;
   }
 
   /** Resources, then a running job process: where the client finds it. */
   Future<JobPlacement> place(Allocate request) {
-    return ControlBus.request(vertx, Addresses.JOB_CENTER, request, request.timeoutMs() + JOB_CENTER_SLACK_MS, true)
-        .compose(granted -> launch(granted).recover(e -> {
-          release(granted.job(), "its launch failed: " + e.getMessage());
-          return Future.failedFuture(e);
-        }));
+    Waiting w = new Waiting(request);
+    waiting.add(w);
+    submit(w);
+    return w.granted.future().compose(granted -> {
+      launching.add(granted.job().jobId());
+      return launch(granted)
+          .recover(e -> {
+            release(granted.job(), "its launch failed: " + e.getMessage());
+            return Future.failedFuture(e);
+          })
+          .onComplete(ar -> launching.remove(granted.job().jobId()));
+    });
+  }
+
+  private void submit(Waiting w) {
+    int attempt = ++w.attempt;
+    long waitLeft = Math.max(0, w.waitUntil - System.currentTimeMillis());
+    Allocate request = new Allocate(w.request.clientId(), w.request.cpus(), w.request.gpus(), w.request.maxMemoryMb(),
+        waitLeft, w.request.actorClass(), w.request.gateway());
+    JobCenterCalls.request(vertx, masters, request, waitLeft + JOB_CENTER_SLACK_MS).onComplete(ar -> {
+      if (w.attempt == attempt) {
+        waiting.remove(w);
+        w.granted.handle(ar);
+      }
+    });
+  }
+
+  /** A new master became active: what waited at the old one is asked of it. */
+  void activeChanged() {
+    for (Waiting w : List.copyOf(waiting)) {
+      submit(w);
+    }
+  }
+
+  /** The jobs being launched for clients of this gateway. */
+  Set<String> launching() {
+    return Set.copyOf(launching);
   }
 
   private Future<JobPlacement> launch(Granted granted) {
     JobState job = granted.job();
-    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), new Launch(job),
+    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), new Launch(job, granted.grantedBy()),
         LAUNCH_TIMEOUT_MS, nodeId.equals(granted.workerNodeId()));
     return launches.track(job.workerId(), launched).map(at -> new JobPlacement(job.jobId(), job.clientId(),
         job.workerId(), job.actorClass(), job.cpus(), job.gpus(), job.maxMemoryMb(), job.createdAt(), at.host(),
@@ -69,7 +132,7 @@ final class Placer {
   /** Returns the resources of a job that never started; the worker may have reported it already. */
   private void release(JobState job, String cause) {
     EndJob end = new EndJob(job.jobId(), job.workerId(), cause, false);
-    ControlBus.request(vertx, Addresses.JOB_CENTER, end, JOB_CENTER_SLACK_MS, true)
+    JobCenterCalls.request(vertx, masters, end, JOB_CENTER_SLACK_MS, ATTEMPT_MS)
         .onFailure(e -> {
           if (Failures.kindOf(e) != ErrorKind.NOT_FOUND) {
             log.warn("could not release job {}: {}", job.jobId(), e.getMessage());

@@ -1,8 +1,11 @@
 package org.parl.monitor;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
+import org.parl.ha.Masters;
+import org.parl.wire.gateway.GatewayCodec;
 
 /**
  * The monitor's current picture of the cluster: each refresh reads the cluster
@@ -15,16 +18,22 @@ final class ClusterWatch {
 
   private final ClusterReader reader;
   private final Supplier<String> baseUrl;
+  private final Supplier<Masters> masters;
   private final StatsHistory history = new StatsHistory(HISTORY_POINTS);
 
-  ClusterWatch(ClusterReader reader, Supplier<String> baseUrl) {
+  /** @param masters the cluster's masters as this node sees them, shown with the active one marked (SPEC §10) */
+  ClusterWatch(ClusterReader reader, Supplier<String> baseUrl, Supplier<Masters> masters) {
     this.reader = reader;
     this.baseUrl = baseUrl;
+    this.masters = masters;
   }
 
   Future<JsonObject> refresh() {
     return reader.read().map(state -> {
       JsonObject view = ClusterView.build(state, baseUrl.get(), System.currentTimeMillis());
+      JsonArray list = new JsonArray();
+      masters.get().states().forEach(m -> list.add(GatewayCodec.toJson(m)));
+      view.put("masters", list);
       history.record(view);
       return view;
     });

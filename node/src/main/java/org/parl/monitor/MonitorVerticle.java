@@ -6,7 +6,9 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.HexFormat;
+import java.util.function.Supplier;
 import org.parl.cluster.ClusterNode;
+import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
@@ -32,6 +34,7 @@ public final class MonitorVerticle extends VerticleBase {
   private final boolean anyPortIfTaken;
   private final ClusterToken token;
   private final ClusterKeys keys;
+  private final Supplier<Masters> masters;
   private volatile String url;
   private HttpServer server;
   private EventStream events;
@@ -44,9 +47,11 @@ public final class MonitorVerticle extends VerticleBase {
    *     replaced by a free one
    * @param token what every request must prove it holds
    * @param keys the cluster's TLS identity, derived from {@code token}, which the monitor presents
+   * @param masters the cluster's masters as this node sees them
    */
   public MonitorVerticle(ClusterNode node, String host, int port, boolean anyPortIfTaken, ClusterToken token,
-      ClusterKeys keys) {
+      ClusterKeys keys, Supplier<Masters> masters) {
+    this.masters = masters;
     this.node = node;
     this.host = host;
     this.port = port;
@@ -73,7 +78,7 @@ public final class MonitorVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     ClusterReader reader = new ClusterReader(vertx, node);
-    watch = new ClusterWatch(reader, this::url);
+    watch = new ClusterWatch(reader, this::url, masters);
     events = new EventStream(vertx, "cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));
     vertx.executeBlocking(LimitSettings::load).onSuccess(api::limits);

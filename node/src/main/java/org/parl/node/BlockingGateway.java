@@ -1,7 +1,6 @@
 package org.parl.node;
 
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,31 +52,14 @@ public final class BlockingGateway {
     return ClusterInfo.of(ask(master, token, new GatewayRequest.MonitorHello(1), GatewayReply.Joining.class).cluster());
   }
 
+  /** How a standby master joins the cluster of the master at {@code master} (SPEC §10). */
+  public static ClusterInfo joinAsMaster(HostPort master, ClusterToken token) {
+    return ClusterInfo.of(ask(master, token, new GatewayRequest.MasterHello(1), GatewayReply.Joining.class).cluster());
+  }
+
   /** The cluster's state in figures, for {@code parl status}. */
   public static GatewayReply.Status status(HostPort master, ClusterToken token) {
     return ask(master, token, new GatewayRequest.StatusHello(1), GatewayReply.Status.class);
-  }
-
-  /**
-   * The answer to a hello with the given role ({@code worker}, {@code monitor} or {@code status})
-   * as JSON: the cluster's description, plus for {@code status} its {@code workers} and the
-   * {@code jobs}, {@code waiting} and {@code clients} counts. For callers that read JSON; the
-   * methods above are typed.
-   */
-  public static JsonObject hello(HostPort master, String role, ClusterToken token) {
-    return switch (role) {
-      case "worker" -> joinAsWorker(master, token).toJson();
-      case "monitor" -> joinAsMonitor(master, token).toJson();
-      case "status" -> {
-        GatewayReply.Status s = status(master, token);
-        yield GatewayCodec.toJson(s.cluster())
-            .put("workers", GatewayCodec.toJson(s).getJsonArray("workers"))
-            .put("jobs", s.jobs())
-            .put("waiting", s.waiting())
-            .put("clients", s.clients());
-      }
-      default -> throw new IllegalArgumentException("a hello's role is worker, monitor or status, not " + role);
-    };
   }
 
   private static <A extends GatewayReply.Answer> A ask(HostPort master, ClusterToken token, GatewayRequest request,

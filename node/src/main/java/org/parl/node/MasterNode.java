@@ -1,14 +1,22 @@
 package org.parl.node;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterName;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.ClusterType;
+import org.parl.ha.MasterDirectory;
+import org.parl.ha.MasterRecord;
+import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
+import org.parl.master.ActiveRole;
 import org.parl.master.GatewayVerticle;
 import org.parl.master.JobCenterVerticle;
 import org.parl.monitor.MonitorVerticle;
@@ -18,9 +26,9 @@ import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 
 /**
- * A master running in this process: its Hazelcast member, the JobCenter, the gateway, the local
- * worker (if any) and the web monitor. {@code parl master} runs one in the foreground;
- * {@code parl demo} runs two side by side.
+ * A master running in this process: its Hazelcast member, the gateway, the local worker (if any),
+ * the web monitor and, while it is the active master (SPEC §10), the JobCenter. {@code parl master}
+ * runs one in the foreground; {@code parl demo} runs two side by side.
  */
 public final class MasterNode implements AutoCloseable {
 
@@ -28,39 +36,63 @@ public final class MasterNode implements AutoCloseable {
    * What to start; {@code local} is null for a master without a local worker.
    *
    * @param encryptData whether job data ports speak TLS ({@code --encrypt-data})
+   * @param standbyOf the cluster a standby joins (what another master's gateway said), or null to
+   *     start a new cluster
    */
   public record Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
-              int maxGpusPerActor, Path hazelcastConfig, boolean encryptData) {
+              int maxGpusPerActor, Path hazelcastConfig, boolean encryptData, ClusterInfo standbyOf) {
+
+    /** The first master of a new cluster. */
+    public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
+        int maxGpusPerActor, Path hazelcastConfig, boolean encryptData) {
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, null);
+    }
 
     /** A master whose cluster does not encrypt the data path. */
     public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
         int maxGpusPerActor, Path hazelcastConfig) {
-      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false);
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false, null);
+    }
+
+    /** A standby joining the cluster described by {@code joined}: its type and settings are the cluster's. */
+    public static Spec standby(String host, int port, Integer monitorPort, WorkerSettings local, Path hazelcastConfig,
+        ClusterInfo joined) {
+      return new Spec(host, port, monitorPort, joined.type(), local, joined.maxGpusPerActor(), hazelcastConfig,
+          joined.encryptData(), joined);
     }
   }
+
+  private static final long ELECTION_TIMEOUT_S = 30;
 
   public final ClusterNode node;
   public final ClusterInfo info;
   public final WorkerSettings local;
   private final Path clusterFile;
   private final MonitorVerticle monitor;
+  private final GatewayVerticle gateway;
+  private final MasterDirectory directory;
 
-  private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile, MonitorVerticle monitor) {
+  private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile, MonitorVerticle monitor,
+      GatewayVerticle gateway, MasterDirectory directory) {
     this.node = node;
     this.info = info;
     this.local = local;
     this.clusterFile = clusterFile;
     this.monitor = monitor;
+    this.gateway = gateway;
+    this.directory = directory;
   }
 
   /**
    * Starts every part. Servers bind their ports themselves (port 0, or the monitor's default
    * port when taken, become free ports), so two masters starting side by side cannot race for one.
+   * The first master of a cluster returns once it is active; a standby once it is known as one.
    *
    * @param token the cluster's token (SPEC §9); the cluster's TLS keys are derived from it here, once
-   * @throws NodeFailure when a port is taken or a part cannot start
+   * @param demoted told why, if this master must stop because another one was elected (see {@link ActiveRole})
+   * @throws NodeFailure when a port is taken, a part cannot start, or a standby finds no active master
    */
-  public static MasterNode start(Spec s, ClusterToken token) {
+  public static MasterNode start(Spec s, ClusterToken token, Consumer<String> demoted) {
     ClusterKeys keys = ClusterKeys.derive(token);
     LimitSettings limits = LimitSettings.load();
     if (s.port() != 0) {
@@ -69,33 +101,69 @@ public final class MasterNode implements AutoCloseable {
     if (s.monitorPort() != null && s.monitorPort() != 0) {
       Ports.claim(s.host(), s.monitorPort(), "--monitor-port");
     }
-    String clusterName = ClusterName.derive(token, ClusterName.newInstanceId());
-    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(), null, "master", false), s.host(),
-        keys);
+    ClusterInfo joined = s.standbyOf();
+    String clusterName = joined != null ? joined.clusterName() : ClusterName.derive(token, ClusterName.newInstanceId());
+    ClusterNode node = Nodes.start(Nodes.settings(s.hazelcastConfig(), clusterName, s.host(),
+        joined != null ? joined.hazelcast() : null, "master", false), s.host(), keys);
     AtomicReference<ClusterInfo> info = new AtomicReference<>();
     MonitorVerticle monitor;
+    GatewayVerticle gateway;
+    MasterDirectory directory = new MasterDirectory(node, token);
     try {
       Vertx vertx = node.vertx();
-      Nodes.deploy(vertx, new JobCenterVerticle(node, s.type(), s.maxGpusPerActor(), limits.maxWaitingPerClient()));
-      GatewayVerticle gateway = new GatewayVerticle(info::get, node.nodeId(), s.host(), s.port(), token, keys, limits);
+      Nodes.deploy(vertx, directory);
+      if (joined != null && directory.current().active().isEmpty()) {
+        throw new NodeFailure("the cluster joined through " + joined.address() + " has no active master any more: "
+            + "start a master without --standby");
+      }
+      gateway = new GatewayVerticle(info::get, node, directory::current, s.host(), s.port(), token, keys, limits);
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
-      monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys);
+      monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys, directory::current);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
           s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId()));
-      Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
-          .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
+      if (joined == null) {
+        Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
+            .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
+      }
+      ActiveRole role = new ActiveRole(node.memberId(), directory, () -> new JobCenterVerticle(node, s.type(),
+          s.maxGpusPerActor(), limits.maxWaitingPerClient(), directory::current), demoted);
+      Nodes.deploy(vertx, role);
+      Masters view = Nodes.await(directory.announce(new MasterRecord(node.memberId(), info.get().address(), monitor.url())),
+          "announcing this master");
+      if (joined == null || view.isActive(node.memberId())) {
+        await(role.active(), "becoming the active master");
+      }
       if (s.local() != null) {
-        Nodes.deploy(vertx, new WorkerVerticle(node, s.local()));
+        Nodes.deploy(vertx, new WorkerVerticle(node, s.local(), directory::current));
       }
     } catch (NodeFailure e) {
       Nodes.close(node);
       throw e;
     }
-    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()), monitor);
+    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()), monitor, gateway, directory);
   }
 
+  /** {@link #start(Spec, ClusterToken, Consumer)} for a master that is never displaced (the demo's). */
+  public static MasterNode start(Spec s, ClusterToken token) {
+    return start(s, token, why -> { });
+  }
+
+  private static void await(Future<Void> step, String what) {
+    try {
+      step.await(ELECTION_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new NodeFailure(what + " did not finish within " + ELECTION_TIMEOUT_S + " s");
+    } catch (Exception e) {
+      throw new NodeFailure(what + " failed: " + e.getMessage());
+    }
+  }
+
+  /** Whether this master is the active one now. */
+  public boolean active() {
+    return directory.current().isActive(node.memberId());
+  }
   /** A fresh one-time login link to the monitor (SPEC §6): {@code https://HOST:PORT/login?code=...}. */
   public String monitorLoginLink() {
     return monitor.loginLink();
@@ -108,17 +176,29 @@ public final class MasterNode implements AutoCloseable {
 
   /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */
   public String readyLine() {
+    String role = active() ? "active master" : "standby of the active master at "
+        + directory.current().active().map(MasterRecord::address).orElse("?");
     return "parl master ready: address " + info.address() + ", " + info.type().name() + " cluster"
-        + (local == null ? ", no local worker" : ", local worker " + local.workerId() + " lending " + Nodes.describe(local));
+        + (local == null ? ", no local worker" : ", local worker " + local.workerId() + " lending " + Nodes.describe(local))
+        + "; " + role;
   }
 
   public void forgetClusterFile() {
     ClusterFiles.remove(clusterFile);
   }
 
+  /**
+   * Prepares this master to stop: its cluster file goes, and the client connections its gateway
+   * closes do not stop their jobs (the clients resume at another master, SPEC §10).
+   */
+  public void handOver() {
+    forgetClusterFile();
+    gateway.handOver();
+  }
+
   @Override
   public void close() {
-    forgetClusterFile();
+    handOver();
     Nodes.close(node);
   }
 }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Fencing (SPEC §7): a worker that lost its master stops its jobs, so that no job outlives its
  * allocation and no GPU is offered again while a job from before still runs.
  *
- * <p>When the master leaves the cluster, its gateway is probed. A gateway that refuses connections
+ * <p>When the last master leaves the cluster (with standbys, the worker follows the new active
+ * master instead, SPEC §10), that master's gateway is probed. A gateway that refuses connections
  * belongs to a master that stopped or died: the worker stops its jobs and exits at once ("the master
  * at ... left the cluster"). Otherwise the master cannot be reached (this host or the master's was
  * cut off, or the master froze): it may live on and has dropped this worker from its pool, so after
@@ -34,6 +35,7 @@ final class Fence {
   private final String workerId;
   private final Function<String, Future<Integer>> stopJobs;
   private long lostAt;
+  private HostPort master;
 
   /**
    * @param stopJobs stops every job process with the given cause; completes, once they are gone, with
@@ -51,18 +53,24 @@ final class Fence {
     return lostAt != 0;
   }
 
-  /** The master left the cluster (Hazelcast says so): stop now, or after the limit. */
-  void masterLost() {
+  /**
+   * The last master left the cluster (Hazelcast says so): stop now, or after the limit.
+   *
+   * @param lost the gateway of the master that left, probed to tell a master that is gone (it refuses
+   *     connections) from one that cannot be reached (a partition, a frozen master)
+   * @param member its Hazelcast member UUID, named in the worker's last words
+   */
+  void masterLost(HostPort lost, String member) {
     if (masterGone()) {
       return;
     }
     lostAt = System.nanoTime();
-    HostPort master = fencing.master();
+    this.master = lost;
     vertx.executeBlocking(() -> refuses(master), false).onComplete(ar -> {
       if (ar.succeeded() && ar.result()) {
         log.warn("the master at {} left the cluster (its gateway refuses connections): stopping", master);
         stopJobs.apply("its master stopped").onComplete(stopped -> fencing.stop().accept(
-            "the master at " + master + " (member " + fencing.masterMember() + ") left the cluster; worker " + workerId
+            "the master at " + master + " (member " + member + ") left the cluster; worker " + workerId
                 + " stops"));
         return;
       }
@@ -77,7 +85,7 @@ final class Fence {
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lostAt);
     log.warn("fencing: no master for {} s; stopping every job process", seconds);
     stopJobs.apply("its worker lost the master for " + seconds + " s (fencing)").onComplete(ar -> fencing.stop().accept(
-        "lost the master at " + fencing.master() + " for " + seconds + " s (a partition, or a frozen master): worker "
+        "lost the master at " + master + " for " + seconds + " s (a partition, or a frozen master): worker "
             + workerId + " stopped its " + (ar.succeeded() ? ar.result() + " " : "") + "job(s) so that none outlives its "
             + "allocation, and stops; start it again to rejoin with a clean slate"));
   }

@@ -2,20 +2,15 @@ package org.parl.worker;
 
 import java.time.Duration;
 import java.util.function.Consumer;
-import org.parl.net.HostPort;
 
 /**
  * How a worker on a node of its own reacts when its master leaves the cluster (SPEC §7, fencing; see
  * {@link Fence}). A worker inside the master's process has none: it ends with its master.
  *
- * @param master the master's gateway address, probed to tell a master that is gone (it refuses
- *     connections) from one that cannot be reached (a partition, a frozen master)
- * @param masterMember the master's Hazelcast member UUID, by which its departure was recognised
- *     (named in the worker's last words)
  * @param limit how long the worker keeps its jobs after it lost a master it cannot reach
  * @param stop ends the worker process; given the sentence that says why
  */
-public record Fencing(HostPort master, String masterMember, Duration limit, Consumer<String> stop) {
+public record Fencing(Duration limit, Consumer<String> stop) {
 
   /** The default {@link #limit}: longer than a standby's takeover (5 s). */
   public static final Duration DEFAULT_LIMIT = Duration.ofSeconds(10);

@@ -1,20 +1,21 @@
 package org.parl.worker;
 
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.ReplyException;
-import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.MapPublisher;
-import org.parl.control.ControlBus;
+import org.parl.control.ControlReply;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
@@ -26,11 +27,16 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 import org.parl.control.JobView;
+import org.parl.control.LocalEvent.MastersChanged;
+import org.parl.control.Request;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.ha.Masters;
+import org.parl.master.JobCenterCalls;
+import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.WorkerState.GpuCard;
 import org.slf4j.Logger;
@@ -39,8 +45,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
  * process for each actor the master places here (from a warm pool when it can), reports each
- * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. A worker on a node
- * of its own fences itself when it loses its master ({@link Fence}).
+ * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. When another
+ * master becomes active (SPEC §10) it registers again with the jobs it runs, which the new JobCenter
+ * adopts; it launches only grants of the master it sees active. A worker on a node of its own fences
+ * itself when the last master is gone ({@link Fence}).
  */
 public final class WorkerVerticle extends VerticleBase {
 
@@ -48,17 +56,23 @@ public final class WorkerVerticle extends VerticleBase {
   private static final long REGISTER_RETRY_MS = 200;
   private static final long REGISTER_DEADLINE_MS = 20_000;
   private static final long REGISTER_TIMEOUT_MS = 10_000;
+  /** Per attempt while following a new active master: a request sent to the one that died is not waited for long. */
+  private static final long REREGISTER_TIMEOUT_MS = 2_000;
   private static final long END_TIMEOUT_MS = 30_000;
   static final long STATS_MS = 2_000;
   static final long WARM_REFILL_DELAY_MS = 300;
 
   private final ClusterNode node;
   private final WorkerSettings settings;
+  private final Supplier<Masters> masters;
   private final Fencing fencing;
+  /** The jobs this worker runs or launches, as granted: what it reports to a new active master. */
+  private final Map<String, JobState> granted = new LinkedHashMap<>();
+  /** Counts registrations, so that an answer to a superseded one is ignored. */
+  private int registration;
+  /** What this worker registers as (with the jobs it runs at each registration). */
+  private RegisterWorker identity;
   private Fence fence;
-  /** The context this verticle runs on once started; guarded by {@code this}, with {@link #lostBeforeStart}. */
-  private Context runsOn;
-  private boolean lostBeforeStart;
   private JobSupervisor jobs;
   private MapPublisher stats;
   private boolean warming;
@@ -66,48 +80,55 @@ public final class WorkerVerticle extends VerticleBase {
   /** Calls served by jobs that have ended, so that the total never goes down. */
   private long endedCalls;
 
-  /** A worker in the master's own process: it ends with its master. */
-  public WorkerVerticle(ClusterNode node, WorkerSettings settings) {
-    this(node, settings, null);
-  }
-
-  /** A worker on a node of its own, which fences itself as {@code fencing} says when it loses its master. */
-  public WorkerVerticle(ClusterNode node, WorkerSettings settings, Fencing fencing) {
-    this.node = node;
-    this.settings = settings;
-    this.fencing = fencing;
+  /** A worker in a master's own process: it ends with its master. */
+  public WorkerVerticle(ClusterNode node, WorkerSettings settings, Supplier<Masters> masters) {
+    this(node, settings, masters, null);
   }
 
   /**
-   * The master left the cluster (a Hazelcast membership event, on any thread): the worker stops at
-   * once if the master is gone, or fences itself after the limit if it cannot be reached.
+   * A worker on a node of its own, which fences itself as {@code fencing} says when the last master is gone.
+   *
+   * @param masters the cluster's masters as this node's directory sees them (its
+   *     {@link MastersChanged} events are followed)
    */
-  public void masterLost() {
-    Context c;
-    synchronized (this) {
-      if (runsOn == null) {
-        lostBeforeStart = true;
-        return;
+  public WorkerVerticle(ClusterNode node, WorkerSettings settings, Supplier<Masters> masters, Fencing fencing) {
+    this.node = node;
+    this.settings = settings;
+    this.masters = masters;
+    this.fencing = fencing;
+  }
+
+  /** The active master changed: follow the new one with this worker's jobs, or fence when none is left. */
+  private void mastersChanged(MastersChanged e) {
+    if (e.active() == null) {
+      if (fence != null && e.previousAddress() != null) {
+        fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
       }
-      c = runsOn;
+      return;
     }
-    if (fence != null) {
-      c.runOnContext(v -> fence.masterLost());
+    if (e.previous() == null || identity == null || jobs.stopping() || (fence != null && fence.masterGone())) {
+      return;
     }
+    log.info("following the new active master (member {}): reporting {} job(s)", e.active(), granted.size());
+    Promise<Registered> done = Promise.promise();
+    attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REREGISTER_TIMEOUT_MS, ++registration, done);
+    done.future().onFailure(err -> {
+      log.warn("the new active master did not take this worker's report: {}", err.getMessage());
+      if (fence != null) {
+        fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
+      }
+    });
   }
 
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
-    boolean lostAlready;
-    synchronized (this) {
-      fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
-      runsOn = context;
-      lostAlready = lostBeforeStart;
-    }
-    if (lostAlready && fence != null) {
-      fence.masterLost();
-    }
+    fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
+    vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
+      if (m.body() instanceof MastersChanged e) {
+        mastersChanged(e);
+      }
+    });
     Dispatcher requests = new Dispatcher("worker " + settings.workerId(), log)
         .on(Launch.class, this::launch)
         .on(KillJob.class, this::kill)
@@ -158,6 +179,17 @@ public final class WorkerVerticle extends VerticleBase {
     if (!settings.gpus().containsAll(gpus)) {
       return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " does not lend GPU(s) " + gpus);
     }
+    if (!masters.get().isActive(request.grantedBy())) {
+      return Failures.future(ErrorKind.LOST, "job " + job.jobId() + " was granted by master " + request.grantedBy()
+          + ", which is not the active master any more: ask again");
+    }
+    Optional<JobState> holder = granted.values().stream()
+        .filter(other -> other.jobId().equals(job.jobId()) || other.gpus().stream().anyMatch(gpus::contains)).findFirst();
+    if (holder.isPresent()) {
+      return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " already runs job " + holder.get().jobId()
+          + " with GPU(s) " + holder.get().gpus() + ": job " + job.jobId() + " cannot have GPU(s) " + gpus);
+    }
+    granted.put(job.jobId(), job);
     JobProcess p = job.maxMemoryMb() == 0 && gpus.size() <= 1
         ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
         : jobs.spawn(gpus, job.maxMemoryMb(), false);
@@ -169,7 +201,7 @@ public final class WorkerVerticle extends VerticleBase {
     } else {
       topUpWarm();
     }
-    return p.ready.future().map(ready -> {
+    return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       jobs.assign(ready);
       return new Launched(settings.host(), ready.port, ready.token, ready.pid(), ready.slot);
     });
@@ -206,11 +238,15 @@ public final class WorkerVerticle extends VerticleBase {
 
   private void jobEnded(JobProcess p, boolean abnormal) {
     endedCalls += p.calls;
+    granted.remove(p.jobId);
     if (jobs.stopping()) {
       return; // the JobCenter drops this worker's jobs when it leaves the cluster
     }
-    ControlBus.request(vertx, Addresses.JOB_CENTER, new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
-        .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
+    // while a new active master rebuilds the pool there is no JobCenter for a moment: the end is retried
+    Promise<Done> told = Promise.promise();
+    request(new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), System.currentTimeMillis() + END_TIMEOUT_MS,
+        END_TIMEOUT_MS, told);
+    told.future().onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
     topUpWarm();
   }
 
@@ -268,27 +304,41 @@ public final class WorkerVerticle extends VerticleBase {
             d.getLong("memoryTotalMb", 0L), d.getLong("memoryUsedMb", 0L), d.getInteger("utilization", 0)));
       }
     }
-    RegisterWorker request = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
+    identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
         settings.cpus(), settings.gpus(), cards);
     Promise<Registered> done = Promise.promise();
-    attemptRegister(request, System.currentTimeMillis() + REGISTER_DEADLINE_MS, done);
+    attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REGISTER_TIMEOUT_MS, ++registration, done);
     return done.future();
   }
 
-  /**
-   * The first send from a freshly joined node can find no handler while the subscription map is
-   * still migrating (DESIGN-NOTES), so "no handlers" is retried for a while; a refusal is final.
-   */
-  private void attemptRegister(RegisterWorker request, long deadline, Promise<Registered> done) {
-    ControlBus.request(vertx, Addresses.JOB_CENTER, request, REGISTER_TIMEOUT_MS).onComplete(ar -> {
-      if (ar.succeeded()) {
-        done.complete(ar.result());
-      } else if (ar.cause() instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS
-          && System.currentTimeMillis() < deadline) {
-        vertx.setTimer(REGISTER_RETRY_MS, t -> attemptRegister(request, deadline, done));
-      } else {
-        done.fail(ar.cause());
+  /** Registers with the jobs running now; the JobCenter's list of jobs it could not adopt is stopped. */
+  private void attemptRegister(long deadline, long attemptMs, int which, Promise<Registered> done) {
+    Promise<Registered> answered = Promise.promise();
+    request(identity.running(List.copyOf(granted.values())), deadline, attemptMs, answered);
+    answered.future().onComplete(ar -> {
+      if (which != registration) {
+        done.tryFail("superseded by a later registration");
+        return;
       }
+      if (ar.succeeded()) {
+        for (String jobId : ar.result().stop()) {
+          log.warn("the JobCenter did not adopt job {} (its resources conflict): stopping it", jobId);
+          jobs.kill(jobId, "the new active master could not adopt it");
+        }
+      }
+      done.handle(ar);
     });
   }
+
+  /**
+   * A request to the active master's JobCenter, tried again until {@code deadline} while nobody
+   * answers: the first send from a freshly joined node can find no handler while the subscription
+   * map is still migrating (DESIGN-NOTES), and during a takeover there is no JobCenter for a moment.
+   * A refusal by the JobCenter is final.
+   */
+  private <R extends ControlReply> void request(Request<R> request, long deadline, long attemptMs, Promise<R> done) {
+    JobCenterCalls.request(vertx, masters, request, Math.max(1, deadline - System.currentTimeMillis()), attemptMs)
+        .onComplete(done);
+  }
+
 }

@@ -68,7 +68,7 @@ class ControlCodecTest {
     assertEquals(new WorkerRequest.ReadLog("job-1", WorkerRequest.DEFAULT_LOG_LINES), decode("{\"type\":\"ReadLog\",\"jobId\":\"job-1\"}"));
     assertEquals(new JobCenterRequest.EndJob("job-1", "w-a", "ended", false),
         decode("{\"type\":\"EndJob\",\"jobId\":\"job-1\",\"workerId\":\"w-a\"}"));
-    assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?"),
+    assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?", "?"),
         decode("{\"type\":\"Allocate\",\"clientId\":\"c\",\"gpus\":1,\"timeoutMs\":10,\"unknown\":[1]}"));
   }
 
@@ -137,7 +137,7 @@ class ControlCodecTest {
 
   @Test
   void recordsCannotBeBuiltInvalid() {
-    assertThrows(BadMessageException.class, () -> new JobCenterRequest.Allocate(null, 0, 1, 0, 10, "A"));
+    assertThrows(BadMessageException.class, () -> new JobCenterRequest.Allocate(null, 0, 1, 0, 10, "A", "?"));
     assertThrows(BadMessageException.class, () -> new JobState("j", "c", "w", "A", 0, List.of(1, 1), 0, 0));
   }
 }

@@ -3,22 +3,27 @@ package org.parl.control;
 import java.util.List;
 import org.parl.cluster.ClusterType;
 import org.parl.control.ControlReply.Cancelled;
+import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.Held;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.ControlReply.Launched;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.GatewayQuery.ListHeld;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
+import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
+import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
@@ -44,19 +49,19 @@ final class Samples {
     return List.of(
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
         new UnregisterWorker("w-a"),
-        new Allocate("c-1", 0, 2, 512, 30_000, "my.Actor"),
+        new Allocate("c-1", 0, 2, 512, 30_000, "my.Actor", "?"),
         new EndJob("job-7", "w-a", "exit 1", true),
         new CancelClient("c-1"),
         new GetSnapshot(),
         new GetQueue(),
-        new Launch(JOB),
+        new Launch(JOB, "m-1"),
         new KillJob("job-7", "stopped by its client"),
         new ReadLog("job-7", 20),
         new DownloadLog("job-7"),
         new ListJobs(),
         new Done(),
-        new Registered(ClusterType.GPU),
-        new Granted(JOB, "10.0.0.1", "node-1"),
+        new Registered(ClusterType.GPU, List.of("job-9")),
+        new Granted(JOB, "10.0.0.1", "node-1", "m-1"),
         new Cancelled(2),
         new QueueFigures(3, 1500),
         new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
@@ -64,6 +69,12 @@ final class Samples {
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
         new JobEnded("job-7", "c-1", "w-a", "its process exited", false),
-        new WorkerLost("w-a", "worker w-a died"));
+        new WorkerLost("w-a", "worker w-a died"),
+        new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD), List.of(JOB)),
+        new ClaimJobs("c-1", List.of("job-7", "job-8")),
+        new Claimed(List.of(JOB)),
+        new ListHeld(),
+        new Held(List.of("job-7")),
+        new MastersChanged("m-2", "m-1", "10.0.0.1:8010"));
   }
 }

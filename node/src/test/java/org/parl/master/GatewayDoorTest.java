@@ -70,7 +70,7 @@ class GatewayDoorTest {
   /** A gateway with the cluster's certificate and this door; returns its port. */
   private int gateway(GatewayDoor door) throws Exception {
     return tls(KEYS).connectHandler(socket -> {
-      GatewaySession session = new GatewaySession(vertx, socket);
+      GatewaySession session = new GatewaySession(vertx, socket, "member-1");
       door.admit(session, line -> serve(session, line));
     }).listen().await(10, TimeUnit.SECONDS).actualPort();
   }

@@ -21,7 +21,7 @@ class JobCenterTest {
   }
 
   private static Allocate gpus(String client, int n) {
-    return new Allocate(client, 0, n, 0, 1000, "A");
+    return new Allocate(client, 0, n, 0, 1000, "A", "?");
   }
 
   @Test
@@ -31,7 +31,9 @@ class JobCenterTest {
     Rejected withGpus = assertThrows(Rejected.class, () -> cpu.register(worker("w", "n", 4, List.of(0))));
     assertEquals(ErrorKind.MISMATCH, withGpus.kind());
     gpu.register(worker("w", "n", 4, List.of(0)));
-    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of(1)))).kind());
+    assertTrue(gpu.register(worker("w", "n", 4, List.of(1))).adopted().isEmpty(), "the same worker again: a retry, no change");
+    assertEquals(List.of(0), gpu.snapshot("ok").workers().get(0).vacantGpus());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n2", 4, List.of(1)))).kind());
     gpu.checkInvariants();
   }
 
@@ -39,11 +41,11 @@ class JobCenterTest {
   void requestsAreValidatedAgainstTheClusterType() {
     gpu.register(worker("w", "n", 4, List.of(0, 1)));
     cpu.register(worker("c", "n", 2, List.of()));
-    assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new Allocate("c", 1, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new Allocate("c", 1, 0, 0, 10, "A", "?"), "x")).kind());
     assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> cpu.submit(gpus("c", 1), "x")).kind());
     assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", 9), "x")).kind());
     assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", -1), "x")).kind());
-    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new Allocate("c", 0, 0, 0, 10, "A"), "x")).kind());
+    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new Allocate("c", 0, 0, 0, 10, "A", "?"), "x")).kind());
     assertEquals(0, gpu.jobs().size());
     gpu.checkInvariants();
   }
@@ -76,7 +78,7 @@ class JobCenterTest {
 
   @Test
   void oneClientMayHaveOnlySoManyRequestsWaiting() {
-    JobCenter<String> capped = new JobCenter<>(ClusterType.GPU, 8, 2);
+    JobCenter<String> capped = new JobCenter<>(ClusterType.GPU, 8, 2, 1);
     capped.register(worker("w", "n", 4, List.of(0)));
     capped.submit(gpus("a", 1), "runs");
     assertTrue(capped.submit(gpus("a", 1), "waits-1").job().isEmpty());

@@ -37,17 +37,17 @@ class FenceTest {
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
-  private Fence fence(HostPort master, Duration limit) {
-    Fencing fencing = new Fencing(master, "m-test", limit, stopped::complete);
+  private Fence fence(Duration limit) {
+    Fencing fencing = new Fencing(limit, stopped::complete);
     return new Fence(vertx, fencing, "w-test", cause -> {
       stops.incrementAndGet();
       return Future.succeededFuture(2);
     });
   }
 
-  /** Runs {@code fence.masterLost()} on a Vert.x context, as the worker verticle does. */
-  private void lose(Fence fence) {
-    vertx.runOnContext(v -> fence.masterLost());
+  /** Runs {@code fence.masterLost(...)} on a Vert.x context, as the worker verticle does. */
+  private void lose(Fence fence, HostPort master) {
+    vertx.runOnContext(v -> fence.masterLost(master, "m-test"));
   }
 
   @Test
@@ -56,9 +56,9 @@ class FenceTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort(); // closed again: nothing listens there any more
     }
-    Fence fence = fence(new HostPort("127.0.0.1", port), Duration.ofSeconds(60));
+    Fence fence = fence(Duration.ofSeconds(60));
     long t0 = System.nanoTime();
-    lose(fence);
+    lose(fence, new HostPort("127.0.0.1", port));
     String why = stopped.get(10, TimeUnit.SECONDS);
     assertEquals("the master at 127.0.0.1:" + port + " (member m-test) left the cluster; worker w-test stops", why);
     assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) < 10, "at once, not after the limit");
@@ -68,10 +68,11 @@ class FenceTest {
   @Test
   void aMasterThatStillAcceptsConnectionsIsFencedAfterTheLimit() throws Exception {
     try (ServerSocket frozen = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Fence fence = fence(new HostPort("127.0.0.1", frozen.getLocalPort()), Duration.ofMillis(700));
+      HostPort master = new HostPort("127.0.0.1", frozen.getLocalPort());
+      Fence fence = fence(Duration.ofMillis(700));
       long t0 = System.nanoTime();
-      lose(fence);
-      lose(fence);
+      lose(fence, master);
+      lose(fence, master);
       String why = stopped.get(10, TimeUnit.SECONDS);
       long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       assertTrue(tookMs >= 690, "fenced after " + tookMs + " ms, before the limit");

@@ -116,6 +116,37 @@ public final class ResourcePool {
   }
 
   /**
+   * Records a job that already holds exactly these resources (a new active master adopting what a
+   * worker reports it runs, SPEC §10).
+   *
+   * @throws IllegalArgumentException naming the conflict if the job id is taken, the worker is
+   *     unknown, or the resources are not all vacant on it
+   */
+  public void adopt(Allocation a) {
+    if (allocations.containsKey(a.jobId())) {
+      throw new IllegalArgumentException("job " + a.jobId() + " already holds resources");
+    }
+    WorkerState w = workers.get(a.workerId());
+    if (w == null) {
+      throw new IllegalArgumentException("worker " + a.workerId() + " of job " + a.jobId() + " is not in the pool");
+    }
+    if (a.cpus() < 0 || a.cpus() > w.cpusVacant()) {
+      throw new IllegalArgumentException("job " + a.jobId() + " holds " + a.cpus() + " CPU(s) but " + w.id + " has "
+          + w.cpusVacant() + " vacant");
+    }
+    for (int g : a.gpus()) {
+      if (g < 0 || !w.allGpus.get(g)) {
+        throw new IllegalArgumentException("job " + a.jobId() + " holds GPU " + g + ", which " + w.id + " does not lend");
+      }
+      if (!w.vacantGpus.get(g)) {
+        throw new IllegalArgumentException("job " + a.jobId() + " holds GPU " + g + " of " + w.id + ", which another job holds");
+      }
+    }
+    w.hold(a);
+    allocations.put(a.jobId(), a);
+  }
+
+  /**
    * Returns a job's resources to its worker.
    *
    * @return the released allocation, or empty if the job holds nothing (unknown, released twice,
@@ -277,14 +308,18 @@ public final class ResourcePool {
       for (int g = vacantGpus.nextSetBit(0); ids.size() < r.gpus(); g = vacantGpus.nextSetBit(g + 1)) {
         ids.add(g);
       }
-      for (int g : ids) {
+      Allocation a = new Allocation(jobId, id, r.cpus(), ids);
+      hold(a);
+      return a;
+    }
+
+    void hold(Allocation a) {
+      for (int g : a.gpus()) {
         vacantGpus.clear(g);
       }
-      cpusUsed += r.cpus();
-      Allocation a = new Allocation(jobId, id, r.cpus(), ids);
-      jobs.put(jobId, a);
+      cpusUsed += a.cpus();
+      jobs.put(a.jobId(), a);
       reindex();
-      return a;
     }
 
     void giveBack(Allocation a) {

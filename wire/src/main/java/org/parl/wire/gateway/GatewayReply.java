@@ -84,10 +84,11 @@ public sealed interface GatewayReply {
 
   /** The answer to {@link GatewayRequest.StatusHello}: the cluster and its pool, in figures. */
   record Status(@Required long id, ClusterDescription cluster, List<WorkerState> workers, int jobs, int waiting,
-      int clients) implements Answer {
+      int clients, List<MasterState> masters) implements Answer {
     public Status {
       Checks.present("cluster", cluster);
       workers = Checks.list("workers", workers, MAX_WORKERS);
+      masters = Checks.list("masters", masters, MasterState.MAX_MASTERS);
       Checks.range("jobs", jobs, 0, Integer.MAX_VALUE);
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("clients", clients, 0, Integer.MAX_VALUE);

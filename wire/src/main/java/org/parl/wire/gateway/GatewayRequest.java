@@ -1,6 +1,8 @@
 package org.parl.wire.gateway;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.List;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
 
@@ -39,8 +41,20 @@ public sealed interface GatewayRequest {
   /** The first request after authentication; which one tells what the peer is. */
   sealed interface Hello extends GatewayRequest {}
 
-  /** A user program connects: answered by {@link GatewayReply.Welcome}. */
-  record ClientHello(@Required long id, String program, String hostname, Long pid) implements Hello {
+  /** Most jobs a resuming client may claim (SPEC §10). */
+  int MAX_RESUMED_JOBS = 100_000;
+
+  /**
+   * A user program connects: answered by {@link GatewayReply.Welcome}. A client whose master
+   * connection broke (its master died or stopped, SPEC §10) connects to another master with
+   * {@code resumeClientId} and the jobs it holds: it keeps its id, and its jobs stay its own; the
+   * gateway tells it with {@link GatewayReply.JobEnded} about any of them the cluster lost meanwhile.
+   *
+   * @param resumeClientId the id the client had, or null for a new client
+   * @param resumeJobs the jobs it holds (empty for a new client)
+   */
+  record ClientHello(@Required long id, String program, String hostname, Long pid, String resumeClientId,
+      List<String> resumeJobs) implements Hello {
     public ClientHello {
       Checks.range("id", id, 0, Long.MAX_VALUE);
       program = Checks.name("program", program, "?");
@@ -48,6 +62,26 @@ public sealed interface GatewayRequest {
       if (pid != null) {
         Checks.range("pid", pid, 0, Long.MAX_VALUE);
       }
+      if (resumeClientId != null) {
+        Checks.name("resumeClientId", resumeClientId);
+      }
+      resumeJobs = Checks.list("resumeJobs", resumeJobs, MAX_RESUMED_JOBS);
+      resumeJobs.forEach(j -> Checks.name("resumeJobs", j));
+      if (resumeClientId == null && !resumeJobs.isEmpty()) {
+        throw new BadMessageException("field 'resumeJobs' needs 'resumeClientId'");
+      }
+    }
+
+    /** A new client's hello. */
+    public ClientHello(long id, String program, String hostname, Long pid) {
+      this(id, program, hostname, pid, null, List.of());
+    }
+  }
+
+  /** A standby master about to join the cluster (SPEC §10): answered by {@link GatewayReply.Joining}. */
+  record MasterHello(@Required long id) implements Hello {
+    public MasterHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
     }
   }
 

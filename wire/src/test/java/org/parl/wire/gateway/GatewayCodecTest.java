@@ -26,6 +26,8 @@ class GatewayCodecTest {
 
   private static final List<GatewayRequest> REQUESTS = List.of(
       new GatewayRequest.ClientHello(1, "my.Main", "host", 1234L),
+      new GatewayRequest.ClientHello(2, "my.Main", "host", 1234L, "c-12345678", List.of("job-3", "job-4")),
+      new GatewayRequest.MasterHello(3),
       new GatewayRequest.WorkerHello(2),
       new GatewayRequest.MonitorHello(3),
       new GatewayRequest.StatusHello(4),
@@ -37,7 +39,8 @@ class GatewayCodecTest {
   private static final List<GatewayReply> REPLIES = List.of(
       new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc"))),
       new GatewayReply.Joining(2, CLUSTER),
-      new GatewayReply.Status(4, CLUSTER, List.of(WORKER), 1, 0, 1),
+      new GatewayReply.Status(4, CLUSTER, List.of(WORKER), 1, 0, 1,
+          List.of(new MasterState("m-1", "10.0.0.1:8010", "https://10.0.0.1:8110", true))),
       new GatewayReply.Created(5, JOB),
       new GatewayReply.Done(6),
       new GatewayReply.Failed(7L, ErrorKind.RESOURCE, "no worker had 2 vacant GPU(s)"),
@@ -66,12 +69,12 @@ class GatewayCodecTest {
       assertEquals(r, GatewayCodec.reply(Buffer.buffer(GatewayCodec.encode(r))));
       covered.add(r.getClass().getSimpleName());
     }
-    assertEquals(17, covered.size(), "one instance of every message type: " + covered);
+    assertEquals(18, covered.size(), "one instance of every message type: " + covered);
   }
 
   @Test
   void linesAreJsonNamedByType() {
-    JsonObject create = new JsonObject(Buffer.buffer(GatewayCodec.encode(REQUESTS.get(4))));
+    JsonObject create = new JsonObject(Buffer.buffer(GatewayCodec.encode(REQUESTS.get(6))));
     assertEquals("Create", create.getString("type"));
     assertEquals(5, create.getInteger("id"));
     JsonObject failed = new JsonObject(Buffer.buffer(GatewayCodec.encode(REPLIES.get(5))));
