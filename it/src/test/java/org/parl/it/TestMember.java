@@ -11,16 +11,16 @@ import io.vertx.core.shareddata.AsyncMap;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.HazelcastSettings;
-import org.parl.control.ControlBus;
 import org.parl.control.ControlCodec;
 import org.parl.control.ControlMessage;
 import org.parl.control.ControlReply;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.Request;
+import org.parl.ha.JobCenterCalls;
+import org.parl.ha.MasterDirectory;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.security.ClusterToken;
@@ -53,10 +53,13 @@ public final class TestMember implements AutoCloseable {
 
   private final ClusterNode node;
   private final ClusterInfo info;
+  /** Which master is active: JobCenter requests go to its JobCenter (SPEC §10). */
+  private final MasterDirectory masters;
 
-  private TestMember(ClusterNode node, ClusterInfo info) {
+  private TestMember(ClusterNode node, ClusterInfo info, MasterDirectory masters) {
     this.node = node;
     this.info = info;
+    this.masters = masters;
   }
 
   /**
@@ -75,7 +78,9 @@ public final class TestMember implements AutoCloseable {
     EventBus bus = node.vertx().eventBus();
     bus.unregisterCodec(ControlCodec.NAME);
     bus.registerCodec(new GarbageCodec());
-    return new TestMember(node, info);
+    MasterDirectory masters = new MasterDirectory(node, clusterToken);
+    node.vertx().deployVerticle(masters).await(60, TimeUnit.SECONDS);
+    return new TestMember(node, info, masters);
   }
 
   public ClusterInfo info() {
@@ -86,9 +91,9 @@ public final class TestMember implements AutoCloseable {
     return node;
   }
 
-  /** Sends a request to the JobCenter and returns its reply. */
+  /** Sends a request to the active master's JobCenter (once) and returns its reply. */
   public <R extends ControlReply> Future<R> jobCenter(Request<R> request, long timeoutMs) {
-    return ControlBus.request(node.vertx(), Addresses.JOB_CENTER, request, timeoutMs);
+    return JobCenterCalls.request(node.vertx(), masters::current, request, timeoutMs);
   }
 
   /** Sends any body to an address (with a reply address); {@link Garbage} goes under the control codec. */
@@ -108,7 +113,9 @@ public final class TestMember implements AutoCloseable {
 
   /** The JobCenter's snapshot in its JSON form. */
   public JsonObject snapshot() throws Exception {
-    return json(jobCenter(new GetSnapshot(), 10_000).await(15, TimeUnit.SECONDS));
+    // tried again every 2 s: during a takeover a request may go to the JobCenter that just died
+    return json(JobCenterCalls.request(node.vertx(), masters::current, new GetSnapshot(), 10_000, 2_000)
+        .await(15, TimeUnit.SECONDS));
   }
 
   /** A control record in its JSON form. */

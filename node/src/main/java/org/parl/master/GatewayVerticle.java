@@ -35,6 +35,7 @@ import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;

@@ -43,7 +43,6 @@ import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.ha.Masters;
-import org.parl.limits.LimitSettings;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.slf4j.Logger;
@@ -89,11 +88,6 @@ public final class JobCenterVerticle extends VerticleBase {
   private long startedAt;
 
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
-
-  /** A JobCenter with the default cap on waiting requests, alone in its cluster (tests). */
-  public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor) {
-    this(node, type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient(), () -> Masters.NONE);
-  }
 
   /**
    * @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8)

@@ -20,6 +20,7 @@ import org.parl.control.JobState;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
+import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.JobPlacement;

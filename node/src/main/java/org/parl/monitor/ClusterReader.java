@@ -9,10 +9,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
-import org.parl.control.ControlBus;
 import org.parl.control.JobCenterRequest.GetQueue;
+import org.parl.ha.JobCenterCalls;
+import org.parl.ha.Masters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +30,15 @@ final class ClusterReader {
 
   private final Vertx vertx;
   private final ClusterNode node;
+  private final Supplier<Masters> masters;
   private Future<ClusterState> inFlight;
   private boolean jobCenterDown;
 
-  ClusterReader(Vertx vertx, ClusterNode node) {
+  /** @param masters the cluster's masters: the active one's JobCenter is asked for its queue */
+  ClusterReader(Vertx vertx, ClusterNode node, Supplier<Masters> masters) {
     this.vertx = vertx;
     this.node = node;
+    this.masters = masters;
   }
 
   Future<ClusterState> read() {
@@ -75,7 +80,7 @@ final class ClusterReader {
   /** The JobCenter's waiting count and longest wait; null (not a failure) when it does not answer. */
   private Future<JsonObject> queue() {
     // GetQueue is cheap; GetSnapshot would build every worker's record and check the whole pool
-    return ControlBus.request(vertx, Addresses.JOB_CENTER, new GetQueue(), JOB_CENTER_TIMEOUT_MS)
+    return JobCenterCalls.request(vertx, masters, new GetQueue(), JOB_CENTER_TIMEOUT_MS)
         .map(s -> {
           if (jobCenterDown) {
             jobCenterDown = false;

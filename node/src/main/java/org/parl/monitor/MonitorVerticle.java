@@ -77,7 +77,7 @@ public final class MonitorVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    ClusterReader reader = new ClusterReader(vertx, node);
+    ClusterReader reader = new ClusterReader(vertx, node, masters);
     watch = new ClusterWatch(reader, this::url, masters);
     events = new EventStream(vertx, "cluster");
     ApiHandlers api = new ApiHandlers(watch, new JobsService(vertx, reader));

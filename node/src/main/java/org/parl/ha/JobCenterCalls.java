@@ -1,4 +1,4 @@
-package org.parl.master;
+package org.parl.ha;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -11,8 +11,6 @@ import org.parl.cluster.Addresses;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlReply;
 import org.parl.control.Request;
-import org.parl.ha.MasterRecord;
-import org.parl.ha.Masters;
 
 /**
  * Requests to the active master's JobCenter ({@link Addresses#jobCenter(String)}). During a
