@@ -58,7 +58,9 @@ const Parl = (() => {
   function header(view) {
     const meta = document.getElementById("cluster-meta");
     if (meta && view) {
+      const masters = (view.masters || []).map(m => `${m.address} (${m.active ? "active" : "standby"})`);
       meta.textContent = `${(view.clusterType || "?").toUpperCase()} cluster at ${view.address || "?"}`
+        + (masters.length > 1 ? " · masters " + masters.join(", ") : "")
         + (view.jobCenter === "ok" ? "" : " · JobCenter not answering");
     }
   }

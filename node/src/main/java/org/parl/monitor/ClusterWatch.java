@@ -31,9 +31,11 @@ final class ClusterWatch {
   Future<JsonObject> refresh() {
     return reader.read().map(state -> {
       JsonObject view = ClusterView.build(state, baseUrl.get(), System.currentTimeMillis());
+      Masters now = masters.get();
       JsonArray list = new JsonArray();
-      masters.get().states().forEach(m -> list.add(GatewayCodec.toJson(m)));
+      now.states().forEach(m -> list.add(GatewayCodec.toJson(m)));
       view.put("masters", list);
+      now.active().ifPresent(a -> view.put("address", a.address())); // the first master's may be gone
       history.record(view);
       return view;
     });
