@@ -9,7 +9,6 @@ import java.io.DataInputStream;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,20 +63,20 @@ class JobReuseIT {
   void aCleanlyClosedActorsProcessServesTheNextActorWithNothingOfIt() throws Exception {
     RemoteActor<Reusable> first = parl.actor(Reusable.class, ReusableImpl.class).createAsync().await();
     long pid = first.call(Reusable::pid).await();
-    int cleanBefore = count(cleanLine(pid));
+    int cleanBefore = ReuseLines.cleanCount(cluster.master, pid);
     assertEquals(1, first.call(Reusable::bumpStatic).await());
     assertEquals(2, first.call(Reusable::bumpStatic).await());
     first.run(x -> x.write("left-by-first.txt", "first")).await();
     assertTrue(first.call(x -> x.exists("left-by-first.txt")).await());
     first.close();
-    awaitCount(cleanLine(pid), cleanBefore + 1);
+    ReuseLines.awaitClean(cluster.master, pid, cleanBefore + 1);
 
     RemoteActor<Reusable> second = parl.actor(Reusable.class, ReusableImpl.class).createAsync().await();
     assertEquals(pid, second.call(Reusable::pid).await(), "the second actor runs in the first one's process");
     assertEquals(1, second.call(Reusable::bumpStatic).await(), "the first actor's static counter is not visible");
     assertFalse(second.call(x -> x.exists("left-by-first.txt")).await(), "the working directory is fresh");
     second.close();
-    awaitCount(cleanLine(pid), cleanBefore + 2);
+    ReuseLines.awaitClean(cluster.master, pid, cleanBefore + 2);
   }
 
   @Test
@@ -121,14 +120,14 @@ class JobReuseIT {
   void thePreviousClientsCredentialIsRefusedByTheNextActor() throws Exception {
     ClusterToken token = ClusterToken.of(cluster.token(), "test");
     RawJob old = RawJob.create(cluster.address, token);
-    int cleanBefore = count(cleanLine(old.pid));
+    int cleanBefore = ReuseLines.cleanCount(cluster.master, old.pid);
     try (Socket s = old.connect(false)) {
       assertEquals(Frames.RESULT, RawJob.hello(s, old.secret, DataAuth.NO_FINGERPRINT).type());
       Frames.write(s.getOutputStream(), Frames.CLOSE, 2, new byte[0]);
       assertEquals(Frames.RESULT, Frames.read(new DataInputStream(s.getInputStream())).type(), "the close is answered");
     }
     old.close();
-    awaitCount(cleanLine(old.pid), cleanBefore + 1);
+    ReuseLines.awaitClean(cluster.master, old.pid, cleanBefore + 1);
     cluster.awaitIdle();
 
     try (RawJob next = RawJob.create(cluster.address, token)) {
@@ -142,22 +141,5 @@ class JobReuseIT {
         assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, DataAuth.NO_FINGERPRINT).type(), "its own client gets in");
       }
     }
-  }
-
-  private static String cleanLine(long pid) {
-    return "job process " + pid + " \\(slot \\S+\\) is clean and ready for the next actor";
-  }
-
-  private int count(String regex) {
-    Matcher m = Pattern.compile(regex).matcher(cluster.master.output());
-    int n = 0;
-    while (m.find()) {
-      n++;
-    }
-    return n;
-  }
-
-  private void awaitCount(String regex, int n) throws Exception {
-    Await.until("/" + regex + "/ " + n + " times in the master's output", WAIT, () -> count(regex) >= n);
   }
 }

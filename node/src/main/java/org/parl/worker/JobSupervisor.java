@@ -134,7 +134,7 @@ final class JobSupervisor {
       p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
     if (warmUp) {
-      p.ready.future().onSuccess(this::stopIfSpare);
+      p.ready.future().onSuccess(this::trimPool);
     }
     vertx.setTimer(READY_TIMEOUT_MS, t -> {
       if (p.state == JobProcess.State.STARTING) {
@@ -265,8 +265,8 @@ final class JobSupervisor {
   /**
    * The actor of {@code p} was closed. The process is taken back for the next actor (its job ends
    * here and now, and its resources are given back as for any end) when it has no memory limit, at
-   * most one GPU, the worker is not stopping and its warm pool lacks a process like it; otherwise it
-   * is stopped, and its end is reported when it exits, as before. The process itself then checks
+   * most one GPU, and the worker keeps a warm pool and is not stopping ({@link #trimPool} keeps the
+   * pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The process itself then checks
    * that the actor left nothing behind ({@code ReuseCheck} of the job), and either says ready again
    * with a fresh port and credential or exits.
    */
@@ -277,7 +277,7 @@ final class JobSupervisor {
       return;
     }
     p.calls = msg.calls();
-    if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || !warmWanted(p)) {
+    if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || settings.warmJobs() <= 0) {
       ControlServer.send(p, new JsonObject().put("op", "stop"));
       return;
     }
@@ -305,31 +305,30 @@ final class JobSupervisor {
   }
 
   /**
-   * Whether the warm pool wants one more process like {@code p} (which is not counted). A new JVM
-   * still starting does not count: a process taken back is ready sooner, and a spare that starts
-   * anyway is stopped once it is ready ({@link #stopIfSpare}).
+   * A warm process became ready. When that makes the warm pool bigger than the worker keeps
+   * ({@code warmJobs} on a CPU worker, one per GPU on a GPU worker: processes taken back after a
+   * close can overfill it), one process goes: a new one that never served an actor if there is
+   * one, since a process taken back is as good and already warm, else this one. It leaves the table
+   * first, so that no actor lands on it on its way out.
    */
-  private boolean warmWanted(JobProcess p) {
-    if (settings.warmJobs() <= 0) {
-      return false;
+  private void trimPool(JobProcess ready) {
+    if (stopping || !ready.warm()) {
+      return;
     }
-    if (settings.gpus().isEmpty()) {
-      return table.live().filter(q -> q != p && q.warm() && q.memoryLimitMb == 0 && q.state != JobProcess.State.STARTING)
-          .count() < settings.warmJobs();
+    List<JobProcess> like = table.live()
+        .filter(q -> q.warm() && q.memoryLimitMb == 0 && q.gpus.equals(ready.gpus) && q.state != JobProcess.State.STARTING)
+        .toList();
+    int keep = settings.gpus().isEmpty() ? settings.warmJobs() : 1;
+    if (like.size() <= keep) {
+      return;
     }
-    return table.live().noneMatch(q -> q != p && q.warm() && q.gpus.equals(p.gpus) && q.state != JobProcess.State.STARTING);
-  }
-
-  /**
-   * A new warm process is ready, but processes taken back filled the pool meanwhile: it is stopped
-   * (out of the table first, so that no actor lands on it on its way out).
-   */
-  private void stopIfSpare(JobProcess p) {
-    if (p.warm() && p.state == JobProcess.State.IDLE && !stopping && !warmWanted(p)) {
-      log.info("warm job process {} is not needed: processes taken back fill the warm pool", p.slot);
-      table.ended(p);
-      ControlServer.send(p, new JsonObject().put("op", "stop"));
+    JobProcess spare = like.stream().filter(q -> !q.reused && q.state == JobProcess.State.IDLE).findFirst().orElse(ready);
+    if (spare.state != JobProcess.State.IDLE) {
+      return;
     }
+    log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot, spare.pid());
+    table.ended(spare);
+    ControlServer.send(spare, new JsonObject().put("op", "stop"));
   }
 
   /** A taken-back process is ready again: a fresh data port and a fresh credential, for the next actor. */
@@ -347,6 +346,7 @@ final class JobSupervisor {
     p.state = JobProcess.State.IDLE;
     p.ready.tryComplete(p);
     log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
+    trimPool(p);
   }
 
   private void exited(JobProcess first) {
