@@ -266,9 +266,10 @@ final class JobSupervisor {
    * The actor of {@code p} was closed. The process is taken back for the next actor (its job ends
    * here and now, and its resources are given back as for any end) when it has no memory limit, at
    * most one GPU, and the worker keeps a warm pool and is not stopping ({@link #trimPool} keeps the
-   * pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The process itself then checks
-   * that the actor left nothing behind ({@code ReuseCheck} of the job), and either says ready again
-   * with a fresh port and credential or exits.
+   * pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The
+   * process itself then checks that the actor left nothing behind ({@code ReuseCheck} of the job),
+   * and either says ready again with a fresh port and credential or exits. Its data port's TLS key
+   * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
    */
   private void released(JobProcess p, JobReuse.Released msg) {
     if (p.state != JobProcess.State.ASSIGNED || p.jobId == null) {
