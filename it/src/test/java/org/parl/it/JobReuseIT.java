@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.regex.Matcher;
+import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -141,5 +143,41 @@ class JobReuseIT {
         assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, DataAuth.NO_FINGERPRINT).type(), "its own client gets in");
       }
     }
+  }
+
+  @Test
+  void withEncryptedDataTheNextActorGetsAFreshTlsKeyToo() throws Exception {
+    try (TestCluster tls = TestCluster.start(0, "--cpus", "1", "--encrypt-data")) {
+      ClusterToken token = ClusterToken.of(tls.token(), "test");
+      RawJob old = RawJob.create(tls.address, token);
+      int cleanBefore = ReuseLines.cleanCount(tls.master, old.pid);
+      byte[] oldFingerprint;
+      try (Socket s = old.connect(true)) {
+        oldFingerprint = fingerprint(s);
+        assertEquals(Frames.RESULT, RawJob.hello(s, old.secret, oldFingerprint).type());
+        Frames.write(s.getOutputStream(), Frames.CLOSE, 2, new byte[0]);
+        assertEquals(Frames.RESULT, Frames.read(new DataInputStream(s.getInputStream())).type(), "the close is answered");
+      }
+      old.close();
+      ReuseLines.awaitClean(tls.master, old.pid, cleanBefore + 1);
+      tls.awaitIdle();
+
+      try (RawJob next = RawJob.create(tls.address, token)) {
+        assertEquals(old.pid, next.pid, "the next job runs in the same process");
+        try (Socket s = next.connect(true)) {
+          byte[] newFingerprint = fingerprint(s);
+          assertFalse(Arrays.equals(oldFingerprint, newFingerprint), "the data port shows a new certificate");
+          String refused = RawJob.message(RawJob.hello(s, old.secret, newFingerprint));
+          assertTrue(refused.startsWith(DataAuth.REFUSED), refused);
+        }
+        try (Socket s = next.connect(true)) {
+          assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, fingerprint(s)).type(), "its own client gets in");
+        }
+      }
+    }
+  }
+
+  private static byte[] fingerprint(Socket s) throws Exception {
+    return DataAuth.fingerprint(((SSLSocket) s).getSession().getPeerCertificates()[0]);
   }
 }
