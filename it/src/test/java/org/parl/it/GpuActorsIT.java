@@ -28,6 +28,8 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.it.actors.Reusable;
+import org.parl.it.actors.ReusableImpl;
 
 /**
  * GPU actors on a GPU cluster whose master lends a fake 4-GPU inventory. Each test starts from that
@@ -98,6 +100,34 @@ class GpuActorsIT {
     JsonObject worker = idle.getJsonArray("workers").getJsonObject(0);
     assertEquals(List.of(0, 1, 2, 3), worker.getJsonArray("worker_vacant_gpus").getList());
     assertEquals(List.of(), worker.getJsonArray("worker_used_gpus").getList());
+  }
+
+  /** A GPU job process taken back after a clean close keeps its GPU, and hosts only an actor given that GPU. */
+  @Test
+  void aReusedGpuProcessKeepsItsGpu() throws Exception {
+    RemoteActor<Reusable> first = parl.actor(Reusable.class, ReusableImpl.class).gpus(1).createAsync().await();
+    List<RemoteActor<Counter>> others = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      others.add(parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await());
+    }
+    long pid = first.call(Reusable::pid).await();
+    String visible = first.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await();
+    assertEquals(String.join(",", first.gpus()), visible);
+    first.run(x -> x.write("left-by-first.txt", "first")).await();
+    int clean = ReuseLines.cleanCount(cluster.master, pid);
+    first.close();
+    ReuseLines.awaitClean(cluster.master, pid, clean + 1);
+
+    RemoteActor<Reusable> second = parl.actor(Reusable.class, ReusableImpl.class).gpus(1).createAsync().await();
+    assertEquals(first.gpus(), second.gpus(), "the only vacant GPU");
+    assertEquals(pid, second.call(Reusable::pid).await(), "the process of that GPU is reused");
+    assertEquals(String.join(",", second.gpus()), second.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await(),
+        "CUDA_VISIBLE_DEVICES unchanged and equal to the new actor's GPUs");
+    assertEquals(1, second.call(Reusable::bumpStatic).await(), "no static state of the first actor");
+    assertFalse(second.call(x -> x.exists("left-by-first.txt")).await(), "a fresh working directory");
+    second.close();
+    others.forEach(RemoteActor::close);
+    cluster.awaitIdle();
   }
 
   @Test

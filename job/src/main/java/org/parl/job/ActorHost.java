@@ -30,6 +30,8 @@ final class ActorHost {
   private final ValueCodec codec = new ValueCodec();
   private final ActorCode code;
   private Class<?> implClass;
+  /** The loader of the actor's classes, once created: a reused process checks that it is released. */
+  private ClassLoader loader;
   private Object instance;
   private ActorFields fields;
   private final Map<String, RemoteMethod> methods = new HashMap<>();
@@ -42,13 +44,18 @@ final class ActorHost {
     return implClass == null ? "no actor yet" : implClass.getName();
   }
 
+  /** The actor's class loader, or null when no actor was created. */
+  ClassLoader loader() {
+    return loader;
+  }
+
   /** CREATE payload: {@code name = JSON header (a CreateRequest), rest = constructor arguments}. */
   void create(Frames.Frame frame) throws CallFailure {
     if (instance != null) {
       throw new CallFailure(INVALID, "this job already runs an actor of " + implClass.getName());
     }
     CreateRequest req = CreateRequest.of(frame);
-    ClassLoader loader = code.loader(req.code());
+    loader = code.loader(req.code());
     code.placeFiles(req.files());
     Class<?> api;
     try {

@@ -38,8 +38,8 @@ final class CallerSession {
     this.out = out;
   }
 
-  /** Returns when the client closes the actor or the connection ends. */
-  void run() {
+  /** Returns when the client closes the actor (true) or the connection ends (false). */
+  boolean run() {
     try {
       while (true) {
         Frames.Frame f = Frames.read(in, received);
@@ -61,7 +61,7 @@ final class CallerSession {
         // answers to a pipelined burst leave together: flush when no request is waiting
         reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
         if (f.type() == Frames.CLOSE) {
-          return;
+          return true;
         }
       }
     } catch (EOFException e) {
@@ -69,6 +69,7 @@ final class CallerSession {
     } catch (IOException e) {
       JobMain.log("connection to the client failed: " + e.getMessage());
     }
+    return false;
   }
 
   private void error(CallFailure e) {

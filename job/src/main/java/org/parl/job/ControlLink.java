@@ -108,7 +108,7 @@ final class ControlLink {
 
   /** Reads the worker's messages on a daemon thread; {@code onClosed} runs when the link breaks. */
   void start(Consumer<Map<String, Object>> onMessage, Runnable onClosed) {
-    Thread t = new Thread(() -> {
+    Thread t = RuntimeThreads.create(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
@@ -120,8 +120,7 @@ final class ControlLink {
         // fall through: the worker is gone
       }
       onClosed.run();
-    }, "parl-control");
-    t.setDaemon(true);
+    }, "parl-control", true);
     t.start();
   }
 }

@@ -38,11 +38,8 @@ final class DataServer {
   private final long deadlineMs;
   private final Semaphore pending;
   private final AtomicBoolean taken = new AtomicBoolean();
-  private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, r -> {
-    Thread t = new Thread(r, "parl-data-deadlines");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledThreadPoolExecutor deadlines =
+      new ScheduledThreadPoolExecutor(1, r -> RuntimeThreads.create(r, "parl-data-deadlines", true));
 
   /** @param server bound, with a short accept timeout so that {@link #serve}'s {@code onIdle} runs */
   DataServer(ServerSocket server, Handshake handshake, long deadlineMs, int maxPending) {
@@ -78,8 +75,7 @@ final class DataServer {
         refuse(s);
         continue;
       }
-      Thread t = new Thread(() -> authenticate(s, session), "parl-data-" + s.getPort());
-      t.start();
+      RuntimeThreads.create(() -> authenticate(s, session), "parl-data-" + s.getPort(), false).start();
     }
     deadlines.shutdownNow();
   }

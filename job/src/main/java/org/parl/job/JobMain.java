@@ -1,24 +1,40 @@
 package org.parl.job;
 
 import java.io.DataInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.ref.WeakReference;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.parl.net.HostPort;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.JobReuse;
 
 /**
- * A job process: one JVM per actor, started by a worker, not a cluster member. It reads the secrets
- * its worker hands it on standard input ({@link LaunchSecrets}), opens a data port (TLS with
- * {@code --encrypt-data}), proves itself to its worker and reports the port and a fresh per-job
- * secret, then serves exactly one client: the first that proves it holds that secret
- * ({@link Handshake}). It ends when that client closes the actor or goes away, or when its worker
- * goes away.
+ * A job process: one JVM per actor at a time, started by a worker, not a cluster member. It reads
+ * the secrets its worker hands it on standard input ({@link LaunchSecrets}), opens a data port (TLS
+ * with {@code --encrypt-data}), proves itself to its worker and reports the port and a fresh
+ * per-actor secret, then serves exactly one client: the first that proves it holds that secret
+ * ({@link Handshake}). When that client closes its actor, the process checks that the actor left
+ * nothing behind ({@link ReuseCheck}); if so, and its worker wants it back in its warm pool
+ * ({@link JobReuse}), it serves the next actor with a new data port, a new secret and (with TLS) a new
+ * key, and writes to the next actor's log; otherwise it ends. It also ends when its client goes
+ * away without closing, or when its worker goes away.
  *
  * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]
  * [--code-cache-max-bytes N]},
@@ -28,21 +44,31 @@ public final class JobMain {
 
   /** How long an assigned job waits for its client to connect. */
   private static final long CLIENT_WAIT_MS = 60_000;
+  /** How long a released job waits for its worker's answer (a new identity, or a stop). */
+  private static final long RENEW_WAIT_MS = 10_000;
   /** Connections that may be authenticating at once; more are refused (SPEC §8). */
   static final int MAX_UNAUTHENTICATED = 8;
 
   private final String slot;
-  private final ActorHost host;
+  private final String bindHost;
   private final BlobStore blobs;
+  private final Path workDir = Path.of("").toAbsolutePath();
+  private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
+  /** Where System.out and System.err go once a reused process writes to its current actor's log; null before. */
+  private PrintStream out;
+  private ActorHost host;
   private volatile long assignedAt;
   private volatile String jobId = "unassigned";
   private static volatile ControlLink link;
   private static boolean exiting;
 
-  private JobMain(String slot, BlobStore blobs) {
+  /** How one actor's session ended. */
+  private record SessionEnd(boolean closed, Thread thread) {}
+
+  private JobMain(String slot, String bindHost, BlobStore blobs) {
     this.slot = slot;
+    this.bindHost = bindHost;
     this.blobs = blobs;
-    this.host = new ActorHost(blobs, Path.of("").toAbsolutePath());
   }
 
   public static void main(String[] args) {
@@ -54,11 +80,7 @@ public final class JobMain {
       Map<String, String> a = JobArgs.parse(args);
       HostPort worker = HostPort.parse(a.get("worker"));
       LaunchSecrets secrets = LaunchSecrets.read(System.in);
-      ServerSocket data = secrets.tls() == null ? new ServerSocket() : secrets.tls().serverSocket();
-      data.bind(new InetSocketAddress(InetAddress.getByName(a.get("host")), 0), 16);
-      data.setSoTimeout(1000);
-      SharedSecret secret = SharedSecret.random();
-      JobMain job = new JobMain(a.get("slot"), new BlobStore(Path.of(a.get("blobs")),
+      JobMain job = new JobMain(a.get("slot"), a.get("host"), new BlobStore(Path.of(a.get("blobs")),
           Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
@@ -66,14 +88,85 @@ public final class JobMain {
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
-      link.send(Map.of("op", "ready", "slot", job.slot, "port", data.getLocalPort(), "token", secret.hex(),
-          "pid", ProcessHandle.current().pid()));
-      byte[] fingerprint = secrets.tls() == null ? DataAuth.NO_FINGERPRINT : secrets.tls().fingerprint();
-      Handshake handshake = new Handshake(secret, fingerprint, job.blobs, () -> job.jobId);
-      new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(job::checkClientWait, job::serve);
+      job.run(secrets.tls());
     } catch (Throwable e) {
       exit(1, "failed to start: " + e);
     }
+  }
+
+  /** Serves actors one after the other while each ends cleanly and the worker wants the process back. */
+  private void run(TlsIdentity firstTls) throws Exception {
+    ReuseCheck baseline = null;
+    TlsIdentity tls = firstTls;
+    while (true) {
+      ServerSocket data = tls == null ? new ServerSocket() : tls.serverSocket();
+      data.bind(new InetSocketAddress(InetAddress.getByName(bindHost), 0), 16);
+      data.setSoTimeout(1000);
+      SharedSecret secret = SharedSecret.random();
+      host = new ActorHost(blobs, workDir);
+      if (baseline == null) {
+        baseline = ReuseCheck.baseline();
+      }
+      link.send(Map.of("op", "ready", "slot", slot, "port", data.getLocalPort(), "token", secret.hex(),
+          "pid", ProcessHandle.current().pid()));
+      byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
+      Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId);
+      CompletableFuture<SessionEnd> ended = new CompletableFuture<>();
+      new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(this::checkClientWait,
+          (buffered, in, o) -> ended.complete(serve(buffered, in, o)));
+      SessionEnd end = awaitEnd(ended);
+      if (!end.closed()) {
+        exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "went away without closing the actor"));
+        return;
+      }
+      tls = recycle(baseline, end);
+    }
+  }
+
+  /** Waits for the session, however long the actor lives (the port is closed: nothing else can come). */
+  private static SessionEnd awaitEnd(CompletableFuture<SessionEnd> ended) throws InterruptedException {
+    while (true) {
+      try {
+        return ended.get(1, TimeUnit.HOURS);
+      } catch (TimeoutException e) {
+        // the actor is still being served
+      } catch (ExecutionException e) {
+        return new SessionEnd(false, null);
+      }
+    }
+  }
+
+  /**
+   * After a close: tells the worker, checks that the actor left nothing, and waits for the
+   * worker's new data-port identity. Returns it, or ends the process.
+   */
+  private TlsIdentity recycle(ReuseCheck baseline, SessionEnd end) throws InterruptedException, IOException {
+    String actor = host.describe();
+    link.send(new JobReuse.Released(CallerSession.CALLS.get()).toMap());
+    end.thread().join(ReuseCheck.THREAD_WAIT_MS);
+    ClassLoader loader = host.loader();
+    if (loader instanceof URLClassLoader l) {
+      l.close();
+    }
+    WeakReference<ClassLoader> released = new WeakReference<>(loader);
+    loader = null;
+    host = null;
+    String why = baseline.check(released, out, workDir);
+    if (why != null) {
+      link.send(new JobReuse.NotReused(why).toMap());
+      exit(0, "the actor " + actor + " was closed; the process is not reused: " + why);
+      throw new IllegalStateException("exiting");
+    }
+    JobReuse.Renew renew = renewals.poll(RENEW_WAIT_MS, TimeUnit.MILLISECONDS);
+    if (renew == null) {
+      exit(0, "the actor " + actor + " was closed; its worker did not take the process back");
+      throw new IllegalStateException("exiting");
+    }
+    CallerSession.CALLS.set(0);
+    jobId = "unassigned";
+    assignedAt = 0;
+    log("the actor " + actor + " was closed and left nothing behind; the process waits for the next actor");
+    return LaunchSecrets.dataPort(renew.dataLine());
   }
 
   /**
@@ -93,13 +186,41 @@ public final class JobMain {
   private void onControl(Map<String, Object> msg) {
     switch (String.valueOf(msg.get("op"))) {
       case "assign" -> {
+        if (msg.get("log") instanceof String file) {
+          logTo(Path.of(file));
+        }
         jobId = String.valueOf(msg.get("jobId"));
         assignedAt = System.currentTimeMillis();
         log("job " + jobId + " assigned to client " + msg.get("clientId"));
       }
       case "ping" -> link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
       case "stop" -> exit(0, "stopped by its worker");
+      case JobReuse.Renew.OP_NAME -> {
+        JobReuse.Renew renew = JobReuse.Renew.of(msg);
+        if (renew != null) {
+          renewals.add(renew);
+        }
+      }
       default -> log("ignored an unknown control message: " + msg);
+    }
+  }
+
+  /**
+   * A reused process writes each actor's output to that actor's own log (the monitor shows a log by
+   * job id). Output of native code still goes to the process's first log.
+   */
+  private void logTo(Path file) {
+    try {
+      PrintStream next = new PrintStream(new FileOutputStream(file.toFile(), true), true, StandardCharsets.UTF_8);
+      PrintStream previous = out;
+      out = next;
+      System.setOut(next);
+      System.setErr(next);
+      if (previous != null) {
+        previous.close();
+      }
+    } catch (IOException e) {
+      log("cannot write to the log " + file + ": " + e.getMessage());
     }
   }
 
@@ -110,10 +231,19 @@ public final class JobMain {
     }
   }
 
-  /** Serves the authenticated client until it ends, then ends the process. */
-  private void serve(ClientInput buffered, DataInputStream in, OutputStream out) {
-    new CallerSession(host, blobs, buffered, in, out).run();
-    exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "closed the actor"));
+  /** Serves the authenticated client until it closes its actor (its connection is then closed) or goes away. */
+  private SessionEnd serve(ClientInput buffered, DataInputStream in, OutputStream out) {
+    boolean closed = new CallerSession(host, blobs, buffered, in, out).run();
+    // a thread keeps its context loader after it ends: this one must not hold the actor's
+    Thread.currentThread().setContextClassLoader(JobMain.class.getClassLoader());
+    if (closed) {
+      try {
+        out.close();
+      } catch (IOException e) {
+        // the close was answered; the connection is gone either way
+      }
+    }
+    return new SessionEnd(closed, Thread.currentThread());
   }
 
   static void log(String message) {

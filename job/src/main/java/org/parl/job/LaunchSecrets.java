@@ -32,14 +32,19 @@ record LaunchSecrets(SharedSecret control, TlsIdentity tls) {
     } catch (IllegalArgumentException e) {
       throw new IOException("the worker handed over no usable control secret: " + e.getMessage());
     }
-    if (data.equals("plain")) {
-      return new LaunchSecrets(control, null);
+    return new LaunchSecrets(control, dataPort(data));
+  }
+
+  /** The data port's setting: null for {@code plain}, or the identity of a {@code tls KEY CERT} line. */
+  static TlsIdentity dataPort(String line) throws IOException {
+    if (line.equals("plain")) {
+      return null;
     }
-    String[] parts = data.split(" ");
+    String[] parts = line.split(" ");
     if (parts.length != 3 || !parts[0].equals("tls")) {
       throw new IOException("the worker handed over no usable data-port setting");
     }
-    return new LaunchSecrets(control, TlsIdentity.decode(parts[1], parts[2]));
+    return TlsIdentity.decode(parts[1], parts[2]);
   }
 
   private static String line(InputStream in) throws IOException {

@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HexFormat;
+import java.util.function.BiConsumer;
 import org.parl.limits.WriteBound;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * gave one of the processes it started and still waits for ({@link ControlAuth}: a challenge, the
  * job's proof, the worker's proof), and then said {@code ready} with that process's pid, its data
  * port and its client's secret. After that it carries the job's pongs one way and the worker's
- * {@code assign} and pings the other. A connection that fails or stalls for
+ * {@code assign} and pings the other, and what a reused process says ({@link #afterReady}). A connection that fails or stalls for
  * {@link ControlAuth#DEADLINE_MS} is closed, and so is one whose process does not read what the worker
  * sends ({@link WriteBound}). Runs on the worker verticle's context.
  */
@@ -34,6 +35,9 @@ final class ControlServer {
 
   private final JobTable table;
   private final long deadlineMs;
+  /** Where a ready process's other messages go (a reused process's release, its ready again, why it is not reused). */
+  private BiConsumer<JobProcess, JsonObject> afterReady = (p, msg) -> log.debug("job process {} said {}", p.slot,
+      msg.getString("op"));
   private Vertx vertx;
   private int port;
   private int unauthenticated;
@@ -45,6 +49,11 @@ final class ControlServer {
   ControlServer(JobTable table, long deadlineMs) {
     this.table = table;
     this.deadlineMs = deadlineMs;
+  }
+
+  /** Sets where the messages of ready processes go, other than their pongs; the process is its current incarnation. */
+  void afterReady(BiConsumer<JobProcess, JsonObject> handler) {
+    afterReady = handler;
   }
 
   Future<Void> listen(Vertx vertx) {
@@ -118,15 +127,15 @@ final class ControlServer {
 
   private void onMessage(Link link, JsonObject msg) {
     if (link.bound != null) {
-      JobProcess p = link.bound;
-      switch (msg.getString("op", "")) {
-        case "pong" -> {
-          p.lastPong = System.currentTimeMillis();
-          if (msg.getValue("calls") instanceof Number n) {
-            p.calls = n.longValue();
-          }
+      JobProcess p = link.bound.latest();
+      if ("pong".equals(msg.getString("op"))) {
+        p.lastPong = System.currentTimeMillis();
+        // a recycling process still counts its previous actor's calls until it is ready again
+        if (msg.getValue("calls") instanceof Number n && p.state != JobProcess.State.RECYCLING) {
+          p.calls = n.longValue();
         }
-        default -> log.debug("job process {} said {}", p.slot, msg.getString("op"));
+      } else {
+        afterReady.accept(p, msg);
       }
     } else if (link.proven == null) {
       link.proven = hello(link, msg);

@@ -12,11 +12,15 @@ import org.parl.security.SharedSecret;
 /**
  * One job process as its worker sees it. A process is started either warm (generic, waiting for
  * an actor) or for a given job; it becomes ready when it connects back, and is assigned a job id
- * when an actor lands on it. Touched only on the worker verticle's context.
+ * when an actor lands on it. A process whose actor was closed cleanly is taken back for the next
+ * actor: it then continues as a new {@code JobProcess} (its {@link #successor}), with a slot and
+ * log of its own, in the same OS process, working directory and GPUs. Touched only on the worker
+ * verticle's context.
  */
 final class JobProcess {
 
-  enum State { STARTING, IDLE, ASSIGNED, ENDED }
+  /** RECYCLING: a process whose actor was closed, checking that it is clean before it is ready again. */
+  enum State { STARTING, IDLE, ASSIGNED, RECYCLING, ENDED }
 
   final String slot;
   final List<Integer> gpus;
@@ -28,7 +32,9 @@ final class JobProcess {
   final long startedAt = System.currentTimeMillis();
   final Promise<JobProcess> ready = Promise.promise();
   /** Proves on the control port that a connection comes from this process (given to it on its standard input). */
-  final SharedSecret secret = SharedSecret.random();
+  final SharedSecret secret;
+  /** Whether this is a process taken back after an earlier actor (it then writes to its own log when assigned). */
+  final boolean reused;
   /** Whether its data port speaks TLS (the cluster's {@code --encrypt-data}). */
   boolean encryptData;
   Process process;
@@ -49,6 +55,8 @@ final class JobProcess {
   String killCause;
   String endCause;
   Long endedAt;
+  /** The same OS process serving the next actor, once this one's actor was closed and the process taken back. */
+  JobProcess successor;
 
   JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir) {
     this.slot = slot;
@@ -57,6 +65,40 @@ final class JobProcess {
     this.warmUp = warmUp;
     this.log = log;
     this.workDir = workDir;
+    this.secret = SharedSecret.random();
+    this.reused = false;
+  }
+
+  /** The same process taken back for the next actor: recycling until it says ready again. */
+  private JobProcess(JobProcess previous, String slot, Path log) {
+    this.slot = slot;
+    this.gpus = previous.gpus;
+    this.memoryLimitMb = previous.memoryLimitMb;
+    this.warmUp = previous.warmUp;
+    this.log = log;
+    this.workDir = previous.workDir;
+    this.secret = previous.secret;
+    this.reused = true;
+    this.encryptData = previous.encryptData;
+    this.process = previous.process;
+    this.control = previous.control;
+    this.controlOut = previous.controlOut;
+    this.state = State.RECYCLING;
+  }
+
+  /** Starts this process's next life, as {@link #successor}. */
+  JobProcess takeBack(String nextSlot, Path nextLog) {
+    successor = new JobProcess(this, nextSlot, nextLog);
+    return successor;
+  }
+
+  /** The incarnation of this OS process that is current: this one, or its latest successor. */
+  JobProcess latest() {
+    JobProcess p = this;
+    while (p.successor != null) {
+      p = p.successor;
+    }
+    return p;
   }
 
   long pid() {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -18,6 +19,8 @@ import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.limits.LimitSettings;
+import org.parl.wire.DataAuth;
+import org.parl.wire.JobReuse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The lifecycle of a worker's job processes: starts them, binds them to jobs, kills them, and
  * reports each end with its cause. A process is ready when it connects back ({@link ControlServer});
  * {@link Heartbeats} and {@link MemoryWatch} kill the ones that hang or grow too big; the
- * {@link JobTable} remembers them all.
+ * {@link JobTable} remembers them all. A process whose actor was closed cleanly is taken back
+ * into the warm pool for the next actor ({@link #released}), in its same GPUs.
  *
  * <p>Used on the worker verticle's context only; the blocking parts (starting a process, reading
  * /proc, files) run on worker threads.
@@ -61,6 +65,7 @@ final class JobSupervisor {
     this.launcher = new JobLauncher(settings.host(), settings.codeCache());
     this.onJobEnded = onJobEnded;
     this.onWarmEnded = onWarmEnded;
+    control.afterReady(this::afterReady);
   }
 
   Future<Void> start() {
@@ -113,9 +118,8 @@ final class JobSupervisor {
    * @param warmUp true for a warm-pool process, which compiles its code paths before it is ready
    */
   JobProcess spawn(List<Integer> gpus, int memoryLimitMb, boolean warmUp) {
-    String slot = settings.workerId().substring(2) + "-" + (++seq);
-    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp,
-        settings.workDir().resolve("logs").resolve(slot + ".log"), settings.workDir().resolve("jobs").resolve(slot));
+    String slot = nextSlot();
+    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp, logFile(slot), settings.workDir().resolve("jobs").resolve(slot));
     p.encryptData = encryptData;
     table.add(p);
     vertx.executeBlocking(() -> launcher.start(p, control.port())).onComplete(ar -> {
@@ -129,12 +133,23 @@ final class JobSupervisor {
       p.process = ar.result();
       p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
+    if (warmUp) {
+      p.ready.future().onSuccess(this::trimPool);
+    }
     vertx.setTimer(READY_TIMEOUT_MS, t -> {
       if (p.state == JobProcess.State.STARTING) {
         kill(p, "did not start within " + READY_TIMEOUT_MS / 1000 + " s");
       }
     });
     return p;
+  }
+
+  private String nextSlot() {
+    return settings.workerId().substring(2) + "-" + (++seq);
+  }
+
+  private Path logFile(String slot) {
+    return settings.workDir().resolve("logs").resolve(slot + ".log");
   }
 
   /** Binds a ready (or starting) process to a job. */
@@ -145,7 +160,11 @@ final class JobSupervisor {
   /** Tells a ready process which job it runs (for its log) and marks it assigned. */
   void assign(JobProcess p) {
     p.state = JobProcess.State.ASSIGNED;
-    ControlServer.send(p, new JsonObject().put("op", "assign").put("jobId", p.jobId).put("clientId", p.clientId));
+    JsonObject assign = new JsonObject().put("op", "assign").put("jobId", p.jobId).put("clientId", p.clientId);
+    if (p.reused) {
+      assign.put("log", p.log.toString()); // its own log, while its first actor's stays readable by that job's id
+    }
+    ControlServer.send(p, assign);
     log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId, p.clientId, p.pid(), p.slot,
         p.gpus.isEmpty() ? "" : ", CUDA_VISIBLE_DEVICES=" + p.gpus);
   }
@@ -162,6 +181,9 @@ final class JobSupervisor {
 
   /** Kills a process; its end is reported with {@code cause} (the first cause given, if several). */
   void kill(JobProcess p, String cause) {
+    if (p.successor != null) {
+      return; // this life of the process is over; the process now serves another
+    }
     if (p.killCause == null) {
       p.killCause = cause;
     }
@@ -224,7 +246,112 @@ final class JobSupervisor {
     return gone.future();
   }
 
-  private void exited(JobProcess p) {
+  /** What a ready process says besides its pongs: about its reuse ({@link JobReuse}). */
+  private void afterReady(JobProcess p, JsonObject msg) {
+    Map<String, Object> m = msg.getMap();
+    JobReuse.Released released = JobReuse.Released.of(m);
+    JobReuse.NotReused notReused = JobReuse.NotReused.of(m);
+    if (released != null) {
+      released(p, released);
+    } else if (notReused != null) {
+      log.info("job process {} (pid {}) is not reused: {}", p.slot, p.pid(), notReused.why());
+    } else if ("ready".equals(msg.getString("op"))) {
+      readyAgain(p, msg);
+    } else {
+      log.debug("job process {} said {}", p.slot, msg.getString("op"));
+    }
+  }
+
+  /**
+   * The actor of {@code p} was closed. The process is taken back for the next actor (its job ends
+   * here and now, and its resources are given back as for any end) when it has no memory limit, at
+   * most one GPU, and the worker keeps a warm pool and is not stopping ({@link #trimPool} keeps the
+   * pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The
+   * process itself then checks that the actor left nothing behind ({@code ReuseCheck} of the job),
+   * and either says ready again with a fresh port and credential or exits. Its data port's TLS key
+   * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
+   */
+  private void released(JobProcess p, JobReuse.Released msg) {
+    if (p.state != JobProcess.State.ASSIGNED || p.jobId == null) {
+      log.warn("job process {} said its actor was closed, but it runs none: stopped", p.slot);
+      ControlServer.send(p, new JsonObject().put("op", "stop"));
+      return;
+    }
+    p.calls = msg.calls();
+    if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || settings.warmJobs() <= 0) {
+      ControlServer.send(p, new JsonObject().put("op", "stop"));
+      return;
+    }
+    String slot = nextSlot();
+    JobProcess next = p.takeBack(slot, logFile(slot));
+    p.state = JobProcess.State.ENDED;
+    p.endedAt = System.currentTimeMillis();
+    p.endCause = "the actor was closed";
+    table.ended(p);
+    table.add(next);
+    vertx.executeBlocking(() -> p.encryptData ? JobKeys.tlsLine() : "plain").onComplete(ar -> {
+      if (ar.succeeded()) {
+        ControlServer.send(next, new JsonObject(new JobReuse.Renew(ar.result()).toMap()));
+      } else {
+        kill(next, "could not make a new data-port key: " + ar.cause().getMessage());
+      }
+    });
+    vertx.setTimer(READY_TIMEOUT_MS, t -> {
+      if (next.state == JobProcess.State.RECYCLING) {
+        kill(next, "was not ready again within " + READY_TIMEOUT_MS / 1000 + " s of its actor's close");
+      }
+    });
+    log.info("job {} ended: its actor was closed; process {} is checked for reuse as slot {}", p.jobId, p.pid(), slot);
+    onJobEnded.accept(p, false);
+  }
+
+  /**
+   * A warm process became ready. When that makes the warm pool bigger than the worker keeps
+   * ({@code warmJobs} on a CPU worker, one per GPU on a GPU worker: processes taken back after a
+   * close can overfill it), one process goes: a new one that never served an actor if there is
+   * one, since a process taken back is as good and already warm, else this one. It leaves the table
+   * first, so that no actor lands on it on its way out.
+   */
+  private void trimPool(JobProcess ready) {
+    if (stopping || !ready.warm()) {
+      return;
+    }
+    List<JobProcess> like = table.live()
+        .filter(q -> q.warm() && q.memoryLimitMb == 0 && q.gpus.equals(ready.gpus) && q.state != JobProcess.State.STARTING)
+        .toList();
+    int keep = settings.gpus().isEmpty() ? settings.warmJobs() : 1;
+    if (like.size() <= keep) {
+      return;
+    }
+    JobProcess spare = like.stream().filter(q -> !q.reused && q.state == JobProcess.State.IDLE).findFirst().orElse(ready);
+    if (spare.state != JobProcess.State.IDLE) {
+      return;
+    }
+    log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot, spare.pid());
+    table.ended(spare);
+    ControlServer.send(spare, new JsonObject().put("op", "stop"));
+  }
+
+  /** A taken-back process is ready again: a fresh data port and a fresh credential, for the next actor. */
+  private void readyAgain(JobProcess p, JsonObject msg) {
+    if (p.state != JobProcess.State.RECYCLING || !(msg.getValue("pid") instanceof Number pid) || pid.longValue() != p.pid()
+        || !(msg.getValue("port") instanceof Integer dataPort)
+        || !(msg.getValue("token") instanceof String token) || DataAuth.bytes32(token) == null) {
+      log.warn("job process {} said ready out of turn: stopped", p.slot);
+      kill(p, "said ready out of turn");
+      return;
+    }
+    p.port = dataPort;
+    p.token = token;
+    p.lastPong = System.currentTimeMillis();
+    p.state = JobProcess.State.IDLE;
+    p.ready.tryComplete(p);
+    log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
+    trimPool(p);
+  }
+
+  private void exited(JobProcess first) {
+    JobProcess p = first.latest();
     p.state = JobProcess.State.ENDED;
     p.endedAt = System.currentTimeMillis();
     table.ended(p);

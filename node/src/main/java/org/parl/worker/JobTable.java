@@ -45,10 +45,14 @@ final class JobTable {
     trimHistory();
   }
 
-  /** Warm processes for these GPUs that can take an actor without a JVM start, best first (ready before starting). */
+  /**
+   * Warm processes for these GPUs that can take an actor without a JVM start, best first (ready
+   * before starting). One that is recycling is left out: its checks may still find it dirty.
+   */
   Optional<JobProcess> warm(List<Integer> gpus) {
     return live.values().stream()
-        .filter(p -> p.warm() && p.memoryLimitMb == 0 && p.gpus.equals(gpus) && p.state != JobProcess.State.ENDED)
+        .filter(p -> p.warm() && p.memoryLimitMb == 0 && p.gpus.equals(gpus) && p.state != JobProcess.State.ENDED
+            && p.state != JobProcess.State.RECYCLING)
         .min(Comparator.comparing(p -> p.state == JobProcess.State.IDLE ? 0 : 1));
   }
 

@@ -1,0 +1,57 @@
+package org.parl.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class JobReuseTableTest {
+
+  private static JobProcess process(String slot, List<Integer> gpus) {
+    return new JobProcess(slot, gpus, 0, true, Path.of("logs", slot + ".log"), Path.of("jobs", slot));
+  }
+
+  @Test
+  void aTakenBackProcessKeepsItsGpusAndDirectoryWithASlotAndLogOfItsOwn() {
+    JobProcess first = process("a-1", List.of(2));
+    first.encryptData = true;
+    first.jobId = "job-1";
+    JobProcess next = first.takeBack("a-2", Path.of("logs", "a-2.log"));
+    assertSame(next, first.successor);
+    assertSame(next, first.latest());
+    assertSame(next, next.latest());
+    assertEquals(List.of(2), next.gpus);
+    assertEquals(first.workDir, next.workDir);
+    assertEquals(first.secret, next.secret);
+    assertTrue(next.encryptData);
+    assertTrue(next.reused);
+    assertNotEquals(first.log, next.log);
+    assertNull(next.jobId, "no job yet: it is warm");
+    assertNull(next.token, "its data-port credential comes with its next ready");
+    assertEquals(JobProcess.State.RECYCLING, next.state);
+  }
+
+  @Test
+  void aRecyclingProcessIsNotOfferedUntilItIsReadyAgainAndOnlyForItsGpus() {
+    JobTable table = new JobTable();
+    JobProcess first = process("a-1", List.of(1));
+    table.add(first);
+    table.reserve(first, new JsonObject().put("jobId", "job-1").put("clientId", "c"));
+    JobProcess next = first.takeBack("a-2", Path.of("logs", "a-2.log"));
+    table.ended(first);
+    table.add(next);
+    assertEquals(Optional.empty(), table.warm(List.of(1)), "still checking that its actor left nothing");
+    next.state = JobProcess.State.IDLE;
+    assertEquals(Optional.of(next), table.warm(List.of(1)));
+    assertEquals(Optional.empty(), table.warm(List.of(0)), "another GPU's actor never lands on it");
+    assertEquals(Optional.empty(), table.warm(List.of()), "nor a CPU actor");
+    assertSame(first, table.job("job-1").orElseThrow(), "the first job stays in the history");
+  }
+}
