@@ -39,8 +39,29 @@ public final class BenchRun {
   /**
    * @param address a running CPU cluster's {@code HOST:PORT}, or null to start one
    * @param quick fewer iterations (about 1 minute instead of 3)
+   * @param scale instead of everything else, the scale benchmark with simulated workers as this
+   *     plan says ({@link #scalePlan}); null for the usual run
    */
-  public record Options(String address, boolean quick) {}
+  public record Options(String address, boolean quick, ScalePlan scale) {
+
+    public Options(String address, boolean quick) {
+      this(address, quick, null);
+    }
+  }
+
+  /**
+   * The plan of {@code --scale}: the standard one, or with the given worker counts, connections and
+   * a fixed number of allocations at each count (for a quick check).
+   *
+   * @param workers null for 10, 100 and 1 000
+   * @param connections 0 for the standard number
+   * @param allocations 0 for a timed run
+   */
+  public static ScalePlan scalePlan(List<Integer> workers, int connections, int allocations) {
+    ScalePlan s = ScalePlan.standard();
+    return new ScalePlan(workers == null ? s.workers() : workers, connections > 0 ? connections : s.connections(),
+        s.cpusEach(), s.warmupMs(), s.measureMs(), allocations);
+  }
 
   private final Options options;
   private final BenchPlan plan;
@@ -65,6 +86,9 @@ public final class BenchRun {
     long started = System.nanoTime();
     dir = Files.createTempDirectory("parl-bench");
     token = ownToken(dir);
+    if (options.scale() != null) {
+      return executeScale(started);
+    }
     report.context("mode", plan.mode());
     report.context("cores", Runtime.getRuntime().availableProcessors());
     report.context("cpu", cpuModel());
@@ -105,6 +129,31 @@ public final class BenchRun {
     report.note("vs TCP: parl's figure divided by the plain-Java TCP echo between two JVMs measured in the same run, "
         + "in alternating blocks.");
     encryptionNote();
+    deleteTree(dir);
+    return new BenchResult(report);
+  }
+
+  /** {@code --scale}: only the scale benchmark, on a cluster of simulated workers of its own. */
+  private BenchResult executeScale(long started) throws Exception {
+    ScalePlan scale = options.scale();
+    report.context("mode", "scale");
+    report.context("cores", Runtime.getRuntime().availableProcessors());
+    report.context("cpu", cpuModel());
+    report.context("java", System.getProperty("java.vm.version"));
+    report.context("loadAvgStart", loadAverage());
+    report.context("workers", scale.workers().toString());
+    report.context("connections", scale.connections());
+    try (ChildProcesses children = new ChildProcesses()) {
+      new ScaleBenchmark(scale, java, children, dir, token, report).run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage() + " (logs in " + dir + ")", e);
+    }
+    report.context("loadAvgEnd", loadAverage());
+    report.context("seconds", Math.round((System.nanoTime() - started) / 1e9));
+    report.note("scale rows: a master without a local worker and " + ScaleBenchmark.PROCESSES + " member processes of "
+        + "simulated workers (their jobs are not processes); " + scale.connections() + " gateway connections each "
+        + "allocate a 1-CPU job and release it, one at a time; a cycle ends when the gateway told the job's end. "
+        + "PARL: its JobCenter's allocate+release in process, no network.");
     deleteTree(dir);
     return new BenchResult(report);
   }
