@@ -68,9 +68,18 @@ final class ScaleBenchmark {
       register(processes, workers - have);
       have = workers;
       log.info("scale: {} simulated workers registered; {} connections allocate and release", workers, plan.connections());
+      long masterTicks = JobPool.cpuTicks(ProcessHandle.of(cluster.master.pid()).orElseThrow());
+      long workerTicks = ticks(processes);
       ScaleLoad.Result r = new ScaleLoad(plan, HostPort.parse(address), ClusterToken.find(token)).run();
+      masterTicks = JobPool.cpuTicks(ProcessHandle.of(cluster.master.pid()).orElseThrow()) - masterTicks;
+      workerTicks = ticks(processes) - workerTicks;
       String whole = checkWhole(processes.get(0), workers);
       add(workers, r);
+      // CPU time per cycle: what the figures would be on an idle host (this one is shared)
+      report.add(new Metric("scale_" + workers + "w_master_cpu_us", "  master CPU per allocate+release, " + workers
+          + " workers", masterTicks * 10_000.0 / Math.max(1, r.allCycles()), "us", null, null, null));
+      report.add(new Metric("scale_" + workers + "w_workers_cpu_us", "  simulated workers' CPU per cycle, " + workers
+          + " workers", workerTicks * 10_000.0 / Math.max(1, r.allCycles()), "us", null, null, null));
       report.note(String.format(Locale.ROOT, "scale, %d workers: %d allocate+release cycles in %.1f s; then %s.",
           workers, r.cycles(), r.seconds(), whole));
       first = first == null ? r.perSecond() : first;
@@ -83,6 +92,11 @@ final class ScaleBenchmark {
       children.stop(p);
     }
     children.stop(cluster.master);
+  }
+
+  /** CPU time (clock ticks) of the simulated-worker processes. */
+  private static long ticks(List<ChildProcess> processes) {
+    return processes.stream().mapToLong(p -> ProcessHandle.of(p.pid()).map(JobPool::cpuTicks).orElse(0L)).sum();
   }
 
   /** Adds {@code n} workers, spread over the processes, and waits until each process registered its share. */

@@ -14,7 +14,11 @@ import org.parl.security.ClusterToken;
 final class ScaleLoad {
 
   /** What one measurement found. */
-  record Result(int cycles, double seconds, Samples cycleTimes, Samples allocateTimes) {
+  /**
+   * @param cycles the cycles measured (in the measured window)
+   * @param allCycles every cycle, warm-up included
+   */
+  record Result(int cycles, int allCycles, double seconds, Samples cycleTimes, Samples allocateTimes) {
     double perSecond() {
       return cycles / seconds;
     }
@@ -102,11 +106,13 @@ final class ScaleLoad {
   private static Result merge(Worker[] workers, double seconds) {
     Samples cycles = new Samples(1024);
     Samples allocates = new Samples(1024);
+    int all = 0;
     for (Worker w : workers) {
       cycles.addAll(w.cycles);
       allocates.addAll(w.allocates);
+      all += w.done;
     }
-    return new Result(cycles.count(), seconds, cycles, allocates);
+    return new Result(cycles.count(), all, seconds, cycles, allocates);
   }
 
   /** One connection's loop; records the cycles that end inside the measured window. */
@@ -117,6 +123,7 @@ final class ScaleLoad {
     private final long to;
     private final Samples cycles = new Samples(1024);
     private final Samples allocates = new Samples(1024);
+    private int done;
 
     Worker(ScaleClient client, int max, long from, long to) {
       this.client = client;
@@ -126,7 +133,7 @@ final class ScaleLoad {
     }
 
     void run() throws Exception {
-      for (int done = 0; done < max; done++) {
+      for (; done < max; done++) {
         long t0 = System.nanoTime();
         if (t0 >= to) {
           return;
