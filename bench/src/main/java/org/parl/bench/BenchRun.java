@@ -35,6 +35,8 @@ public final class BenchRun {
   /** Without access to the worker's processes, how long to let its warm pool refill. */
   private static final long REMOTE_PAUSE_MS = 2_000;
   private static final int CALL_ACTORS = 4;
+  /** Calls each actor serves before its job's memory is read. */
+  private static final int ACTOR_MEMORY_CALLS = 100;
 
   /**
    * @param address a running CPU cluster's {@code HOST:PORT}, or null to start one
@@ -171,6 +173,8 @@ public final class BenchRun {
       gpu.address();
       JobPool.watching(gpu.master.pid()).awaitIdle(LocalCluster.GPUS);
       pool.awaitIdle(warmJobs);
+      List<ProcessHandle> warm = own != null ? pool.jobs() : List.of();
+      jobMemory("idle_job_rss_mb", "idle job resident memory (warm pool), median", warm);
       List<RemoteActor<BenchActor>> actors = new ArrayList<>();
       try {
         long t0 = System.nanoTime();
@@ -179,6 +183,16 @@ public final class BenchRun {
             "ms", null, null, null));
         for (int i = 1; i < CALL_ACTORS; i++) {
           actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
+        }
+        if (own != null) {
+          for (RemoteActor<BenchActor> a : actors) {
+            for (int i = 0; i < ACTOR_MEMORY_CALLS; i++) {
+              a.proxy().noop();
+            }
+          }
+          pool.awaitIdle(warmJobs + CALL_ACTORS);
+          // the actors took the warm processes measured above (the pool refilled with new ones)
+          jobMemory("actor_job_rss_mb", "job holding an idle actor (created, called), resident memory, median", warm);
         }
         new CallBenchmark(plan, actors, tcp, report).run();
       } finally {
@@ -212,6 +226,12 @@ public final class BenchRun {
       }
     }
     children.stop(tls.master);
+  }
+
+  /** The median resident memory of these job processes, as a row with its target; none when none is left. */
+  private void jobMemory(String key, String name, List<ProcessHandle> jobs) {
+    JobMemory.medianMb(jobs).ifPresent(mb -> report.add(new Metric(key, name + " of " + jobs.size(), mb, "MB", "105 MB",
+        Target.atMost(50, "<= 50 MB"), null)));
   }
 
   /** One line of what TLS costs, as ratios to the plain data path of this same run. */

@@ -10,6 +10,7 @@ import org.parl.cluster.ClusterNode;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
+import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
@@ -28,13 +29,14 @@ import org.parl.wire.gateway.WorkerState;
 public final class ScaleWorkersMain {
 
   private static final long STEP_TIMEOUT_S = 120;
+  private static final int JOIN_ATTEMPTS = 3;
 
   private ScaleWorkersMain() {}
 
   public static void main(String[] args) throws Exception {
     HostPort master = HostPort.parse(args[0]);
     ClusterToken token = ClusterToken.find(Path.of(args[1]));
-    ClusterInfo info = BlockingGateway.joinAsWorker(master, token);
+    ClusterInfo info = join(master, token);
     String host = master.host();
     ClusterNode node = Nodes.start(Nodes.settings(null, info.clusterName(), host, info.hazelcast(), "worker", false), host,
         ClusterKeys.derive(token));
@@ -53,6 +55,20 @@ public final class ScaleWorkersMain {
       }
     } finally {
       Nodes.close(node);
+    }
+  }
+
+  /** The gateway's hello, tried again on a host so busy that the TLS and token handshake ran out of time. */
+  private static ClusterInfo join(HostPort master, ClusterToken token) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return BlockingGateway.joinAsWorker(master, token);
+      } catch (NodeFailure e) {
+        if (attempt == JOIN_ATTEMPTS) {
+          throw e;
+        }
+        System.out.println("parl scale workers: hello failed (" + e.getMessage() + "); trying again");
+      }
     }
   }
 
