@@ -192,7 +192,7 @@ public final class BenchRun {
           }
           pool.awaitIdle(warmJobs + CALL_ACTORS);
           // the actors took the warm processes measured above (the pool refilled with new ones)
-          jobMemory("actor_job_rss_mb", "job holding an idle actor (created, called), resident memory, median", warm);
+          jobMemory("actor_job_rss_mb", "job holding an idle actor, resident memory, median", warm);
         }
         new CallBenchmark(plan, actors, tcp, report).run();
       } finally {

@@ -35,7 +35,6 @@ final class ScaleClient implements AutoCloseable {
   private static final int READ_TIMEOUT_MS = 30_000;
   private static final long RESOURCE_WAIT_MS = 30_000;
 
-  private final Socket plain;
   private final SSLSocket socket;
   private final InputStream in;
   private final OutputStream out;
@@ -44,14 +43,25 @@ final class ScaleClient implements AutoCloseable {
   private long nextId = 1;
 
   ScaleClient(HostPort master, ClusterToken token) throws IOException {
-    plain = new Socket();
-    plain.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
-    plain.setSoTimeout(READ_TIMEOUT_MS);
-    plain.setTcpNoDelay(true);
-    socket = (SSLSocket) AnyCertificate.context().getSocketFactory().createSocket(plain, master.host(), master.port(), true);
-    socket.startHandshake();
-    in = new BufferedInputStream(socket.getInputStream());
-    out = socket.getOutputStream();
+    Socket plain = new Socket();
+    try {
+      plain.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
+      plain.setSoTimeout(READ_TIMEOUT_MS);
+      plain.setTcpNoDelay(true);
+      socket = (SSLSocket) AnyCertificate.context().getSocketFactory().createSocket(plain, master.host(), master.port(),
+          true);
+      socket.startHandshake();
+      in = new BufferedInputStream(socket.getInputStream());
+      out = socket.getOutputStream();
+      hello(master, token);
+    } catch (IOException | RuntimeException e) {
+      plain.close();
+      throw e;
+    }
+  }
+
+  /** Proves the token, checks the gateway's proof, then says hello as a client. */
+  private void hello(HostPort master, ClusterToken token) throws IOException {
     if (!(read() instanceof GatewayReply.Challenge challenge)) {
       throw new IOException("the master at " + master + " did not start authentication");
     }

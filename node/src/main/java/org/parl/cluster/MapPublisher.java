@@ -31,10 +31,9 @@ import org.slf4j.LoggerFactory;
  * each other, and the map lags the owner by at most one batch. A record put and removed again
  * before it was ever written is not written at all. Used from the owner's context only.
  *
- * <p>On a Hazelcast cluster the batch goes straight to the map ({@code setAllAsync} for the puts)
- * with its completion run on the owner's context: Vert.x's {@link AsyncMap} completes each write
- * on Hazelcast's default executor, which on a host whose common fork-join pool has one thread (two
- * cores) starts a new thread per write.
+ * <p>On a Hazelcast cluster the batch goes straight to the map, its completions run on the owner's
+ * context: Vert.x's {@link AsyncMap} completes each write on Hazelcast's default executor, which on
+ * a host whose common fork-join pool has one thread (two cores) starts a new thread per write.
  */
 public final class MapPublisher {
 
@@ -55,8 +54,14 @@ public final class MapPublisher {
     if (vertx instanceof VertxInternal v && v.clusterManager() instanceof HazelcastClusterManager hz) {
       this.writer = new Direct(hz.getHazelcastInstance().getMap(name), task -> context.runOnContext(x -> task.run()));
     } else {
-      this.writer = new ViaVertx(vertx.sharedData().getClusterWideMap(name));
+      this.writer = new ViaVertx(vertx.sharedData().getAsyncMap(name));
     }
+  }
+
+  /** With a writer of the caller's (tests). */
+  MapPublisher(String name, Writer writer) {
+    this.name = name;
+    this.writer = writer;
   }
 
   /** Publishes the record of {@code key}, as JSON text; the supplier is called when the write is sent. */
@@ -102,11 +107,11 @@ public final class MapPublisher {
   }
 
   /** Sends one batch; the future completes on the owner's context. */
-  private interface Writer {
+  interface Writer {
     Future<Void> write(Map<String, String> puts, List<String> removals);
   }
 
-  /** Hazelcast's map itself: the puts in one operation per member, completions on the owner's context. */
+  /** Hazelcast's map itself: one operation per key, completions on the owner's context. */
   private static final class Direct implements Writer {
     private final IMap<String, String> map;
     private final Executor onContext;
@@ -118,11 +123,9 @@ public final class MapPublisher {
 
     @Override
     public Future<Void> write(Map<String, String> puts, List<String> removals) {
+      // one setAsync per key: setAllAsync hands its work to Hazelcast's default executor (a thread per call here)
       List<CompletionStage<?>> writes = new ArrayList<>();
-      if (!puts.isEmpty()) {
-        writes.add(puts.size() == 1 ? map.setAsync(puts.keySet().iterator().next(), puts.values().iterator().next())
-            : map.setAllAsync(puts));
-      }
+      puts.forEach((k, v) -> writes.add(map.setAsync(k, v)));
       for (String key : removals) {
         writes.add(map.removeAsync(key));
       }
@@ -150,7 +153,7 @@ public final class MapPublisher {
     }
   }
 
-  /** Vert.x's cluster-wide map (a Vert.x instance that is not on Hazelcast): one write per key. */
+  /** Vert.x's map (cluster-wide on a cluster that is not Hazelcast, local without one): one write per key. */
   private static final class ViaVertx implements Writer {
     private final Future<AsyncMap<String, String>> map;
 

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.ByteArrayInputStream;
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -94,6 +96,23 @@ class JobLauncherTest {
     List<String> classPath = List.of(cmd.get(cmd.indexOf("-cp") + 1).split(File.pathSeparator));
     assertEquals(Set.copyOf(ClassPaths.current().stream().map(Path::toString).toList()), Set.copyOf(classPath),
         "the worker's own class path, manifests expanded");
+  }
+
+  /** An idle job gives back what its C libraries freed, where this Java can (17.0.9 and later). */
+  @Test
+  void aJobTrimsItsNativeHeapWhereJavaCan() {
+    List<String> cmd = command(job(List.of(), 0, true), List.of()).command();
+    assertEquals(hasOption("TrimNativeHeapInterval"), cmd.contains("-XX:TrimNativeHeapInterval=3000"), cmd.toString());
+    assertTrue(cmd.indexOf("-XX:TrimNativeHeapInterval=3000") < cmd.indexOf("org.parl.job.JobMain"), cmd.toString());
+  }
+
+  private static boolean hasOption(String name) {
+    try {
+      ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** A job opens no jar before its own: they come first, the rest keeps its order. */
