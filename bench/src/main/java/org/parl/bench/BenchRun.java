@@ -35,12 +35,35 @@ public final class BenchRun {
   /** Without access to the worker's processes, how long to let its warm pool refill. */
   private static final long REMOTE_PAUSE_MS = 2_000;
   private static final int CALL_ACTORS = 4;
+  /** Calls each actor serves before its job's memory is read. */
+  private static final int ACTOR_MEMORY_CALLS = 100;
 
   /**
    * @param address a running CPU cluster's {@code HOST:PORT}, or null to start one
    * @param quick fewer iterations (about 1 minute instead of 3)
+   * @param scale instead of everything else, the scale benchmark with simulated workers as this
+   *     plan says ({@link #scalePlan}); null for the usual run
    */
-  public record Options(String address, boolean quick) {}
+  public record Options(String address, boolean quick, ScalePlan scale) {
+
+    public Options(String address, boolean quick) {
+      this(address, quick, null);
+    }
+  }
+
+  /**
+   * The plan of {@code --scale}: the standard one, or with the given worker counts, connections and
+   * a fixed number of allocations at each count (for a quick check).
+   *
+   * @param workers null for 10, 100 and 1 000
+   * @param connections 0 for the standard number
+   * @param allocations 0 for a timed run
+   */
+  public static ScalePlan scalePlan(List<Integer> workers, int connections, int allocations) {
+    ScalePlan s = ScalePlan.standard();
+    return new ScalePlan(workers == null ? s.workers() : workers, connections > 0 ? connections : s.connections(),
+        s.cpusEach(), s.warmupMs(), s.measureMs(), allocations);
+  }
 
   private final Options options;
   private final BenchPlan plan;
@@ -65,6 +88,9 @@ public final class BenchRun {
     long started = System.nanoTime();
     dir = Files.createTempDirectory("parl-bench");
     token = ownToken(dir);
+    if (options.scale() != null) {
+      return executeScale(started);
+    }
     report.context("mode", plan.mode());
     report.context("cores", Runtime.getRuntime().availableProcessors());
     report.context("cpu", cpuModel());
@@ -109,6 +135,31 @@ public final class BenchRun {
     return new BenchResult(report);
   }
 
+  /** {@code --scale}: only the scale benchmark, on a cluster of simulated workers of its own. */
+  private BenchResult executeScale(long started) throws Exception {
+    ScalePlan scale = options.scale();
+    report.context("mode", "scale");
+    report.context("cores", Runtime.getRuntime().availableProcessors());
+    report.context("cpu", cpuModel());
+    report.context("java", System.getProperty("java.vm.version"));
+    report.context("loadAvgStart", loadAverage());
+    report.context("workers", scale.workers().toString());
+    report.context("connections", scale.connections());
+    try (ChildProcesses children = new ChildProcesses()) {
+      new ScaleBenchmark(scale, java, children, dir, token, report).run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e.getMessage() + " (logs in " + dir + ")", e);
+    }
+    report.context("loadAvgEnd", loadAverage());
+    report.context("seconds", Math.round((System.nanoTime() - started) / 1e9));
+    report.note("scale rows: a master without a local worker and " + ScaleBenchmark.PROCESSES + " member processes of "
+        + "simulated workers (their jobs are not processes); " + scale.connections() + " gateway connections each "
+        + "allocate a 1-CPU job and release it, one at a time; a cycle ends when the gateway told the job's end. "
+        + "PARL: its JobCenter's allocate+release in process, no network.");
+    deleteTree(dir);
+    return new BenchResult(report);
+  }
+
   private void cpuCluster(ChildProcesses children, LocalCluster own, LocalCluster gpu, TcpEcho tcp) throws Exception {
     String address = own != null ? own.address() : options.address();
     JobPool pool = own != null ? JobPool.watching(own.master.pid()) : JobPool.pausing(REMOTE_PAUSE_MS);
@@ -122,6 +173,8 @@ public final class BenchRun {
       gpu.address();
       JobPool.watching(gpu.master.pid()).awaitIdle(LocalCluster.GPUS);
       pool.awaitIdle(warmJobs);
+      List<ProcessHandle> warm = own != null ? pool.jobs() : List.of();
+      jobMemory("idle_job_rss_mb", "idle job resident memory (warm pool), median", warm);
       List<RemoteActor<BenchActor>> actors = new ArrayList<>();
       try {
         long t0 = System.nanoTime();
@@ -130,6 +183,16 @@ public final class BenchRun {
             "ms", null, null, null));
         for (int i = 1; i < CALL_ACTORS; i++) {
           actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
+        }
+        if (own != null) {
+          for (RemoteActor<BenchActor> a : actors) {
+            for (int i = 0; i < ACTOR_MEMORY_CALLS; i++) {
+              a.proxy().noop();
+            }
+          }
+          pool.awaitIdle(warmJobs + CALL_ACTORS);
+          // the actors took the warm processes measured above (the pool refilled with new ones)
+          jobMemory("actor_job_rss_mb", "job holding an idle actor, resident memory, median", warm);
         }
         new CallBenchmark(plan, actors, tcp, report).run();
       } finally {
@@ -163,6 +226,12 @@ public final class BenchRun {
       }
     }
     children.stop(tls.master);
+  }
+
+  /** The median resident memory of these job processes, as a row with its target; none when none is left. */
+  private void jobMemory(String key, String name, List<ProcessHandle> jobs) {
+    JobMemory.medianMb(jobs).ifPresent(mb -> report.add(new Metric(key, name + " of " + jobs.size(), mb, "MB", "105 MB",
+        Target.atMost(50, "<= 50 MB"), null)));
   }
 
   /** One line of what TLS costs, as ratios to the plain data path of this same run. */

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +31,8 @@ final class ChildProcess implements AutoCloseable {
   private final Path log;
   private final List<String> lines = new ArrayList<>();
   private List<ProcessHandle> family;
+  /** Its standard input, for a process started with {@link #startReading}; else null. */
+  private PrintWriter input;
 
   private ChildProcess(String name, Process process, Path log) {
     this.name = name;
@@ -45,6 +48,29 @@ final class ChildProcess implements AutoCloseable {
     ChildProcess p = new ChildProcess(name, pb.start(), log);
     p.pump();
     return p;
+  }
+
+  /** Like {@link #start}, with a standard input that {@link #send} writes lines to. */
+  static ChildProcess startReading(String name, List<String> command, Map<String, String> env, Path log)
+      throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().putAll(env);
+    ChildProcess p = new ChildProcess(name, pb.start(), log);
+    p.input = new PrintWriter(new OutputStreamWriter(p.process.getOutputStream(), StandardCharsets.UTF_8), true);
+    p.pump();
+    return p;
+  }
+
+  /** Writes one line to the standard input of a process started with {@link #startReading}. */
+  void send(String line) {
+    input.println(line);
+  }
+
+  /** How many lines of output were seen so far: where {@link #awaitLine} looks from for what comes next. */
+  int lineCount() {
+    synchronized (lines) {
+      return lines.size();
+    }
   }
 
   private void pump() throws IOException {

@@ -53,6 +53,18 @@ final class JavaCommand {
     return cmd;
   }
 
+  /** {@code java <node flags> -cp parl.jar <main> <args>}: a cluster member of the benchmark's own. */
+  List<String> node(Class<?> main, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(NODE_FLAGS);
+    cmd.add("-cp");
+    cmd.add(jar.toString());
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    return cmd;
+  }
+
   /** {@code java -cp parl.jar <main> <args>}: a plain program, like a user's. */
   List<String> program(Class<?> main, List<String> args) {
     List<String> cmd = new ArrayList<>();

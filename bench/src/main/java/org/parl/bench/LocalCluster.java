@@ -47,6 +47,11 @@ final class LocalCluster {
         "--token-file", token.toString()));
   }
 
+  /** A CPU cluster whose master lends nothing: workers join it from other processes. */
+  static LocalCluster startBare(ChildProcesses children, JavaCommand java, Path dir, Path token) throws IOException {
+    return start(children, java, dir, "bare", List.of("--no-local-worker", "--token-file", token.toString()));
+  }
+
   static LocalCluster startGpu(ChildProcesses children, JavaCommand java, Path dir, Path token) throws IOException {
     Path smi = FakeNvidiaSmi.write(dir, GPUS);
     return start(children, java, dir, "gpu", List.of("--gpu-cluster", "--nvidia-smi", smi.toString(),

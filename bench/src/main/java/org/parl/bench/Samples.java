@@ -19,6 +19,12 @@ final class Samples {
     values[count++] = nanos;
   }
 
+  void addAll(Samples other) {
+    for (int i = 0; i < other.count; i++) {
+      add(other.values[i]);
+    }
+  }
+
   int count() {
     return count;
   }

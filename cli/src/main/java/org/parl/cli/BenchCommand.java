@@ -3,9 +3,11 @@ package org.parl.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.parl.bench.BenchResult;
 import org.parl.bench.BenchRun;
+import org.parl.bench.ScalePlan;
 import org.parl.node.NodeFailure;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,14 +36,43 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the JSON result to FILE.")
   Path json;
 
+  @Option(names = "--scale", description = "Instead: allocations per second through the gateway and the JobCenter at "
+      + "10, 100 and 1 000 simulated workers (whose jobs are not processes), on a cluster of its own.")
+  boolean scale;
+
+  @Option(names = "--scale-workers", split = ",", paramLabel = "N",
+      description = "With --scale: the worker counts to measure at, increasing (default: 10,100,1000).")
+  List<Integer> scaleWorkers;
+
+  @Option(names = "--scale-connections", paramLabel = "N", defaultValue = "0",
+      description = "With --scale: gateway connections allocating at once (default: 16).")
+  int scaleConnections;
+
+  @Option(names = "--scale-allocations", paramLabel = "N", defaultValue = "0",
+      description = "With --scale: exactly N allocations at each worker count instead of a timed run.")
+  int scaleAllocations;
+
   @Override
   public Integer call() {
     if (address != null && !address.matches("[^:\\s]+:\\d{1,5}")) {
       throw new ParameterException(spec.commandLine(), "--address must look like HOST:PORT, not '" + address + "'");
     }
+    if (!scale && (scaleWorkers != null || scaleConnections != 0 || scaleAllocations != 0)) {
+      throw new ParameterException(spec.commandLine(), "--scale-workers, --scale-connections and --scale-allocations "
+          + "go with --scale");
+    }
+    if (scale && address != null) {
+      throw new ParameterException(spec.commandLine(), "--scale runs on a cluster of its own: leave out --address");
+    }
+    if (scaleConnections < 0 || scaleAllocations < 0) {
+      throw new ParameterException(spec.commandLine(), "--scale-connections and --scale-allocations cannot be negative");
+    }
     BenchResult result;
     try {
-      result = BenchRun.run(new BenchRun.Options(address, quick));
+      ScalePlan plan = scale ? BenchRun.scalePlan(scaleWorkers, scaleConnections, scaleAllocations) : null;
+      result = BenchRun.run(new BenchRun.Options(address, quick, plan));
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new NodeFailure("the benchmark was interrupted");

@@ -18,8 +18,12 @@ public final class DeserialisationFilter {
   /** Hazelcast's exceptions (packages, not the whole {@code com.hazelcast.} prefix: the jar shades libraries). */
   static final String[] PACKAGES = {"com.hazelcast.core", "com.hazelcast.spi.exception"};
 
-  /** What a serialised Hazelcast exception consists of. */
+  /**
+   * What a serialised Hazelcast exception consists of, and Hazelcast's exceptions outside those
+   * packages: a topology change, answered to a member joining while another one joins.
+   */
   static final String[] CLASSES = {
+      "com.hazelcast.internal.cluster.impl.ClusterTopologyChangedException",
       "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "java.lang.IllegalStateException",
       "java.io.IOException", "java.util.concurrent.ExecutionException",
       "java.lang.StackTraceElement", "[Ljava.lang.StackTraceElement;", "java.util.Collections$EmptyList"};

@@ -9,19 +9,19 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * TLS that accepts the gateway's certificate whatever it is, for {@link BlockingGateway}: there is
- * no CA to check it against, so the gateway's authentication is bound to the certificate instead
+ * TLS that accepts the gateway's certificate whatever it is, for {@link BlockingGateway} and the
+ * benchmark's gateway driver: there is no CA to check it against, so the gateway's authentication is bound to the certificate instead
  * (each side's proof covers its SHA-256, see {@code GatewayAuth}): a certificate other than the
  * cluster's makes the handshake fail, and nothing is sent before it succeeded.
  */
-final class AnyCertificate extends X509ExtendedTrustManager {
+public final class AnyCertificate extends X509ExtendedTrustManager {
 
   private static final X509Certificate[] NONE = new X509Certificate[0];
 
   private AnyCertificate() {}
 
   /** A TLS context that takes any server certificate (checked afterwards, see above). */
-  static SSLContext context() {
+  public static SSLContext context() {
     try {
       SSLContext tls = SSLContext.getInstance("TLS");
       tls.init(null, new TrustManager[] {new AnyCertificate()}, null);

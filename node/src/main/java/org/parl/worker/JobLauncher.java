@@ -1,15 +1,29 @@
 package org.parl.worker;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.parl.ParlException;
+import org.parl.job.JobMain;
 import org.parl.limits.LimitSettings;
+import org.parl.wire.ClassPaths;
+import org.parl.wire.Frames;
 
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags)
@@ -27,12 +41,21 @@ final class JobLauncher {
   /** Exit status of a JVM stopped by {@code -XX:+ExitOnOutOfMemoryError}. */
   static final int OOM_EXIT = 3;
 
+  /** A class from each jar that a job process loads its own code from: its module, the wire format, Jackson. */
+  private static final List<Class<?>> JOB_CODE = List.of(JobMain.class, Frames.class, ParlException.class,
+      ObjectMapper.class, JsonFactory.class, JsonAutoDetect.class, SmileFactory.class);
+
+  /** Whether this Java (the job's too: it is the same) knows the option (17.0.9 and later). */
+  private static final boolean TRIM_NATIVE_HEAP = knows("TrimNativeHeapInterval");
+  private static final int TRIM_INTERVAL_MS = 3_000;
+
   private final String javaBinary;
-  private final String classpath;
   private final String host;
   private final Path blobs;
   private final List<String> extraOptions;
-  private final JobArchive archive;
+  /** Made on first use, off the event loop (it reads the jars' manifests); guarded by {@code this}. */
+  private String classpath;
+  private JobArchive archive;
   /** The host's shipped-code cache cap that job processes enforce (SPEC §8); set once the limits are read. */
   private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
 
@@ -44,10 +67,60 @@ final class JobLauncher {
   JobLauncher(String host, Path blobs, List<String> extraOptions) {
     this.extraOptions = List.copyOf(extraOptions);
     this.javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    this.classpath = System.getProperty("java.class.path");
     this.host = host;
     this.blobs = blobs;
-    this.archive = new JobArchive(blobs.resolveSibling("cds"), javaBinary, classpath);
+  }
+
+  /** The job's class path and its class-data archive, made once. */
+  private synchronized JobArchive archive() {
+    if (archive == null) {
+      classpath = jobClassPath(ClassPaths.current(), codeSources());
+      archive = new JobArchive(blobs.resolveSibling("cds"), javaBinary, classpath);
+    }
+    return archive;
+  }
+
+  /**
+   * The worker's class path (launcher manifests expanded), with the jars of {@code first} moved to
+   * its front. The JVM opens class-path jars in order until it finds a class and keeps the central
+   * directory of each jar it opened on its heap: with a job's own jars behind Hazelcast, Netty and
+   * Bouncy Castle (as in the launcher jar's manifest), an idle job held every jar of the
+   * installation open, several MB. The jars are the same, so user code sees the same classes.
+   */
+  static String jobClassPath(List<Path> entries, List<Path> first) {
+    LinkedHashSet<Path> ordered = new LinkedHashSet<>();
+    for (Path p : first) {
+      if (entries.contains(p)) {
+        ordered.add(p);
+      }
+    }
+    ordered.addAll(entries);
+    return ordered.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+  }
+
+  private static boolean knows(String vmOption) {
+    try {
+      ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(vmOption);
+      return true;
+    } catch (IllegalArgumentException | UnsupportedOperationException | NullPointerException e) {
+      return false;
+    }
+  }
+
+  /** Where the classes of {@link #JOB_CODE} come from (a jar, or a class folder in a build). */
+  private static List<Path> codeSources() {
+    List<Path> out = new ArrayList<>();
+    for (Class<?> c : JOB_CODE) {
+      try {
+        CodeSource source = c.getProtectionDomain().getCodeSource();
+        if (source != null && source.getLocation() != null) {
+          out.add(Path.of(source.getLocation().toURI()).toAbsolutePath().normalize());
+        }
+      } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+        // an unusual class loader: that jar keeps its place
+      }
+    }
+    return out;
   }
 
   void codeCacheMaxBytes(long max) {
@@ -56,7 +129,12 @@ final class JobLauncher {
 
   /** Makes the class-data archive of job processes if the host has none yet (blocking). */
   void prepareArchive() {
-    archive.prepare(javaBinary, classpath, blobs);
+    archive().prepare(javaBinary, jobClassPath(), blobs);
+  }
+
+  private synchronized String jobClassPath() {
+    archive();
+    return classpath;
   }
 
   /**
@@ -97,17 +175,21 @@ final class JobLauncher {
     cmd.add("-XX:MaxHeapFreeRatio=90");
     cmd.add("-Xss512k");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    if (TRIM_NATIVE_HEAP) {
+      // give back to the OS what C libraries freed (the JIT's arenas above all): about 4 MB of an idle job
+      cmd.add("-XX:TrimNativeHeapInterval=" + TRIM_INTERVAL_MS);
+    }
     if (job.memoryLimitMb > 0) {
       cmd.add("-Xmx" + heapMb(job.memoryLimitMb) + "m");
     }
     if (!job.warmUp) {
       // a process needed at once starts from the archive (about twice as fast); warm-pool
       // processes do not use it: measured here, their first actor was then created more slowly
-      cmd.addAll(archive.options());
+      cmd.addAll(archive().options());
     }
     cmd.addAll(extraOptions);
     cmd.add("-cp");
-    cmd.add(classpath);
+    cmd.add(jobClassPath());
     cmd.add("org.parl.job.JobMain");
     cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
         "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp),

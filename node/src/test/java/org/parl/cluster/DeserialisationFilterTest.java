@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.internal.cluster.impl.ClusterTopologyChangedException;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
@@ -37,6 +38,8 @@ class DeserialisationFilterTest {
   void hazelcastsErrorResponsesStillCross() {
     assertInstanceOf(PartitionMigratingException.class, roundTrip(new PartitionMigratingException("migrating")));
     assertInstanceOf(HazelcastInstanceNotActiveException.class, roundTrip(new HazelcastInstanceNotActiveException()));
+    // answered to a member that joins while another one joins (two workers started at once)
+    assertInstanceOf(ClusterTopologyChangedException.class, roundTrip(new ClusterTopologyChangedException("joining")));
     assertEquals("x", roundTrip("x"), "strings (parl's maps) never use Java serialisation");
   }
 

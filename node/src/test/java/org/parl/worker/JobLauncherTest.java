@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -13,8 +16,10 @@ import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.parl.wire.ClassPaths;
 
 /** The command, environment and files of a job process, as built before it starts. */
 class JobLauncherTest {
@@ -88,7 +93,37 @@ class JobLauncherTest {
         "--blobs", tmp.resolve("blobs").toString(), "--warm-up", "true", "--code-cache-max-bytes", "2147483648"),
         cmd.subList(main + 1, cmd.size()));
     assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
-    assertEquals(System.getProperty("java.class.path"), cmd.get(cmd.indexOf("-cp") + 1));
+    List<String> classPath = List.of(cmd.get(cmd.indexOf("-cp") + 1).split(File.pathSeparator));
+    assertEquals(Set.copyOf(ClassPaths.current().stream().map(Path::toString).toList()), Set.copyOf(classPath),
+        "the worker's own class path, manifests expanded");
+  }
+
+  /** An idle job gives back what its C libraries freed, where this Java can (17.0.9 and later). */
+  @Test
+  void aJobTrimsItsNativeHeapWhereJavaCan() {
+    List<String> cmd = command(job(List.of(), 0, true), List.of()).command();
+    assertEquals(hasOption("TrimNativeHeapInterval"), cmd.contains("-XX:TrimNativeHeapInterval=3000"), cmd.toString());
+    assertTrue(cmd.indexOf("-XX:TrimNativeHeapInterval=3000") < cmd.indexOf("org.parl.job.JobMain"), cmd.toString());
+  }
+
+  private static boolean hasOption(String name) {
+    try {
+      ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** A job opens no jar before its own: they come first, the rest keeps its order. */
+  @Test
+  void theJobsOwnJarsComeFirstOnItsClassPath() {
+    Path a = Path.of("/i/hazelcast.jar");
+    Path b = Path.of("/i/parl-job.jar");
+    Path c = Path.of("/i/netty.jar");
+    Path d = Path.of("/i/jackson-core.jar");
+    String joined = JobLauncher.jobClassPath(List.of(a, b, c, d), List.of(b, d, Path.of("/elsewhere/x.jar"), b));
+    assertEquals(String.join(File.pathSeparator, List.of(b, d, a, c).stream().map(Path::toString).toList()), joined);
   }
 
   @Test
