@@ -131,6 +131,7 @@ public final class BenchRun {
         for (int i = 1; i < CALL_ACTORS; i++) {
           actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
         }
+        settleAfterCreates(pool, warmJobs);
         new CallBenchmark(plan, actors, tcp, report).run();
       } finally {
         actors.forEach(RemoteActor::close);
@@ -157,12 +158,25 @@ public final class BenchRun {
         for (int i = 0; i < CALL_ACTORS; i++) {
           actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
         }
+        settleAfterCreates(JobPool.watching(tls.master.pid()), LocalCluster.CPUS);
         new CallBenchmark(plan, actors, tcp, report).runEncrypted();
       } finally {
         actors.forEach(RemoteActor::close);
       }
     }
     children.stop(tls.master);
+  }
+
+  /**
+   * Waits until the worker has replaced the warm processes the call actors took: each replacement
+   * is a JVM start (about 1.2 s of CPU here), which would otherwise share the two cores with the
+   * round trips and the calls/s being measured.
+   */
+  private static void settleAfterCreates(JobPool pool, int warmJobs) throws InterruptedException {
+    if (warmJobs > 0) {
+      log.info("waiting for the warm pool to be refilled and idle");
+      pool.awaitIdle(warmJobs + CALL_ACTORS);
+    }
   }
 
   /** One line of what TLS costs, as ratios to the plain data path of this same run. */
