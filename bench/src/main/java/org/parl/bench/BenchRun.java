@@ -194,6 +194,7 @@ public final class BenchRun {
           // the actors took the warm processes measured above (the pool refilled with new ones)
           jobMemory("actor_job_rss_mb", "job holding an idle actor, resident memory, median", warm);
         }
+        settleAfterCreates(pool, warmJobs);
         new CallBenchmark(plan, actors, tcp, report).run();
       } finally {
         actors.forEach(RemoteActor::close);
@@ -220,6 +221,7 @@ public final class BenchRun {
         for (int i = 0; i < CALL_ACTORS; i++) {
           actors.add(parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await());
         }
+        settleAfterCreates(JobPool.watching(tls.master.pid()), LocalCluster.CPUS);
         new CallBenchmark(plan, actors, tcp, report).runEncrypted();
       } finally {
         actors.forEach(RemoteActor::close);
@@ -232,6 +234,18 @@ public final class BenchRun {
   private void jobMemory(String key, String name, List<ProcessHandle> jobs) {
     JobMemory.medianMb(jobs).ifPresent(mb -> report.add(new Metric(key, name + " of " + jobs.size(), mb, "MB", "105 MB",
         Target.atMost(50, "<= 50 MB"), null)));
+  }
+
+  /**
+   * Waits until the worker has replaced the warm processes the call actors took: each replacement
+   * is a JVM start (about 1.2 s of CPU here), which would otherwise share the two cores with the
+   * round trips and the calls/s being measured.
+   */
+  private static void settleAfterCreates(JobPool pool, int warmJobs) throws InterruptedException {
+    if (warmJobs > 0) {
+      log.info("waiting for the warm pool to be refilled and idle");
+      pool.awaitIdle(warmJobs + CALL_ACTORS);
+    }
   }
 
   /** One line of what TLS costs, as ratios to the plain data path of this same run. */

@@ -20,6 +20,8 @@ final class CallBenchmark {
 
   private static final Logger log = LoggerFactory.getLogger(CallBenchmark.class);
   static final int MB = 1 << 20;
+  /** The counted part of a throughput measurement is split into this many blocks of each kind. */
+  private static final int THROUGHPUT_BLOCKS = 3;
 
   private final BenchPlan plan;
   private final List<RemoteActor<BenchActor>> actors;
@@ -114,30 +116,79 @@ final class CallBenchmark {
         target, parlS.millis(50) / base));
   }
 
+  /**
+   * Calls per second with {@code n} actors, one thread each calling {@code noop()} in a loop, next
+   * to {@code n} plain-TCP connections doing 16-byte round trips the same way: after a warm-up of
+   * both, alternating blocks, so that both see the same background load and their ratio means
+   * something on a shared machine.
+   */
   private void throughput(int n, String key, String name, String parl, Target target) throws Exception {
-    log.info("measuring calls/s with {} actor(s){}", n, nameSuffix);
-    long start = System.nanoTime();
-    long measureFrom = start + plan.throughputWarmupMs() * 1_000_000;
-    long measureTo = measureFrom + plan.throughputMs() * 1_000_000;
+    log.info("measuring calls/s with {} actor(s){}, and {} plain-TCP connection(s)", n, nameSuffix, n);
+    List<BenchActor> proxies = new ArrayList<>();
+    List<TcpEcho> echoes = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        proxies.add(actors.get(i).proxy());
+        echoes.add(new TcpEcho(tcp.port()));
+      }
+      byte[] sixteen = new byte[16];
+      Caller viaParl = i -> proxies.get(i).noop();
+      Caller viaTcp = i -> echoes.get(i).roundTrip(sixteen);
+      for (BenchActor p : proxies) {
+        Timed.repeat(p::noop, plan.smallWarmup()); // the actors not used so far compile their call path first
+      }
+      countCalls(n, viaTcp, plan.throughputWarmupMs() / 2);
+      countCalls(n, viaParl, plan.throughputWarmupMs());
+      long blockMs = plan.throughputMs() / THROUGHPUT_BLOCKS;
+      long tcpCalls = 0;
+      long parlCalls = 0;
+      for (int b = 0; b < THROUGHPUT_BLOCKS; b++) {
+        tcpCalls += countCalls(n, viaTcp, blockMs);
+        parlCalls += countCalls(n, viaParl, blockMs);
+      }
+      double seconds = THROUGHPUT_BLOCKS * blockMs / 1000.0;
+      double tcpRate = tcpCalls / seconds;
+      double parlRate = parlCalls / seconds;
+      String connections = n + (n == 1 ? " connection" : " connections");
+      report.add(metric("tcp_round_trips_per_s_" + n + "_conn", "plain TCP echo 16 B round trips/s, " + connections
+          + " (baseline)", tcpRate, "1/s", null, null, null));
+      report.add(metric(key, name, parlRate, "1/s", parl, target, parlRate / tcpRate));
+    } finally {
+      for (TcpEcho e : echoes) {
+        e.close();
+      }
+    }
+  }
+
+  /** One blocking round trip of caller {@code i}. */
+  @FunctionalInterface
+  private interface Caller {
+    void call(int i) throws Exception;
+  }
+
+  /** {@code n} threads, each calling in a loop for {@code ms}: how many calls completed in that time. */
+  private static long countCalls(int n, Caller caller, long ms) throws Exception {
     AtomicLong counted = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch ready = new CountDownLatch(n);
+    CountDownLatch go = new CountDownLatch(1);
     CountDownLatch done = new CountDownLatch(n);
+    long[] until = new long[1];
     for (int i = 0; i < n; i++) {
-      BenchActor a = actors.get(i).proxy();
+      int mine = i;
       Thread t = new Thread(() -> {
         try {
-          long mine = 0;
+          ready.countDown();
+          go.await();
+          long calls = 0;
           while (true) {
-            a.noop();
-            long now = System.nanoTime();
-            if (now >= measureTo) {
+            caller.call(mine);
+            if (System.nanoTime() >= until[0]) {
               break;
             }
-            if (now >= measureFrom) {
-              mine++;
-            }
+            calls++;
           }
-          counted.addAndGet(mine);
+          counted.addAndGet(calls);
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
         } finally {
@@ -147,11 +198,14 @@ final class CallBenchmark {
       t.setDaemon(true);
       t.start();
     }
+    ready.await();
+    until[0] = System.nanoTime() + ms * 1_000_000;
+    go.countDown();
     done.await();
     if (failure.get() != null) {
       throw new IllegalStateException("a caller failed: " + failure.get(), failure.get());
     }
-    report.add(metric(key, name, counted.get() * 1000.0 / plan.throughputMs(), "1/s", parl, target, null));
+    return counted.get();
   }
 
   private void async(RemoteActor<BenchActor> a) throws Exception {

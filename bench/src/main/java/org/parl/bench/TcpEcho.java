@@ -15,17 +15,24 @@ import java.net.Socket;
  */
 final class TcpEcho implements AutoCloseable {
 
+  private final int port;
   private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
   private byte[] back = new byte[64];
 
   TcpEcho(int port) throws IOException {
+    this.port = port;
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
     in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
     out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+  }
+
+  /** The echo server's port, for more connections to it. */
+  int port() {
+    return port;
   }
 
   /** Sends {@code message} and waits for its echo. */
