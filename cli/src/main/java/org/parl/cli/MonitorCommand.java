@@ -69,7 +69,7 @@ public final class MonitorCommand implements Callable<Integer> {
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost, keys);
     Foreground foreground = new Foreground(node, () -> {});
     MasterDirectory masters = MasterWatch.follow(node, token, info, who -> {
-      System.err.println("parl: " + who + " left the cluster, and no master is left; the monitor stops");
+      System.err.println("parl: " + who + " left the cluster; the monitor stops");
       foreground.stop(1);
     });
     MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys, masters::current);
