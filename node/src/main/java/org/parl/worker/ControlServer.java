@@ -31,6 +31,11 @@ final class ControlServer {
   private static final Logger log = LoggerFactory.getLogger(ControlServer.class);
   /** Connections that may be authenticating at once; a worker starts one job process at a time or so. */
   static final int MAX_UNAUTHENTICATED = 32;
+  /**
+   * A job pongs every ping (2 s); a link silent this long is closed by Vert.x at once, with what is
+   * queued on it, which is how a link dropped by its {@link WriteBound} finally goes.
+   */
+  static final int READ_IDLE_S = 30;
 
   private final JobTable table;
   private final long deadlineMs;
@@ -49,7 +54,8 @@ final class ControlServer {
 
   Future<Void> listen(Vertx vertx) {
     this.vertx = vertx;
-    return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true))
+    return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true)
+            .setReadIdleTimeout(READ_IDLE_S))
         .connectHandler(this::connected)
         .listen()
         .map(server -> {
