@@ -37,8 +37,14 @@ public final class Addresses {
   /** Cluster map: worker id to its latest host statistics (JSON), written by that worker. */
   public static final String STATS_MAP = "parl.stats";
 
-  /** Cluster map: the single key {@link #CLUSTER_KEY} holding the cluster's description. */
+  /**
+   * Cluster map: {@link #CLUSTER_KEY} holds the cluster's description, {@link #GATEWAY_KEY} the
+   * master's gateway connections against their caps.
+   */
   public static final String CLUSTER_MAP = "parl.cluster";
 
   public static final String CLUSTER_KEY = "cluster";
+
+  /** The gateway's connection figures ({@code org.parl.limits.GatewayUse}), written only by the master's gateway. */
+  public static final String GATEWAY_KEY = "gateway";
 }

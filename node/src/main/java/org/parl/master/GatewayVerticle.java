@@ -70,6 +70,7 @@ public final class GatewayVerticle extends VerticleBase {
   private static final long ENDED_MEMORY_MS = Placer.LAUNCH_TIMEOUT_MS + 30_000;
   private static final int ENDED_MEMORY_MAX = 10_000;
   private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
+  private static final long USE_MS = 2_000;
 
   private final Supplier<ClusterInfo> info;
   private final String nodeId;
@@ -132,6 +133,8 @@ public final class GatewayVerticle extends VerticleBase {
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
+    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP); // the connections against their caps, for /metrics
+    vertx.setPeriodic(0, USE_MS, t -> use.put(Addresses.GATEWAY_KEY, () -> caps.use().toJson().encode()));
     vertx.eventBus().localConsumer(Addresses.JOB_EVENTS, m -> {
       if (m.body() instanceof JobEnded e) {
         jobEnded(e);

@@ -82,7 +82,8 @@ public final class JobCenterVerticle extends VerticleBase {
         .on(EndJob.class, this::end)
         .on(CancelClient.class, this::cancel)
         .on(GetSnapshot.class, r -> Future.succeededFuture(snapshot()))
-        .on(GetQueue.class, r -> Future.succeededFuture(new QueueFigures(center.waitingCount(), center.longestWaitMillis())));
+        .on(GetQueue.class, r -> Future.succeededFuture(new QueueFigures(center.waitingCount(), center.longestWaitMillis(),
+            center.mostWaitingOfOneClient())));
     return vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle).completion();
   }
 
