@@ -16,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.parl.demo.FakeNvidiaSmi;
+import org.parl.monitor.MonitorHttp;
 
 /** The command line of SPEC §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -112,10 +114,20 @@ class CliIT {
         .expect(2, "--max-waiting-per-client is a cap of the master (its gateway or JobCenter): give it to 'parl master'");
   }
 
-  /** A cap given as a flag replaces the limits file's: the master's gateway refuses past it, in words. */
+  /**
+   * A cap given as a flag replaces the limits file's: the master's gateway refuses past it, in words,
+   * and its monitor reports the cap and counts the refusal.
+   */
   @Test
   void aLimitFlagTakesEffect() throws Exception {
     try (TestCluster cluster = TestCluster.start(0, "--cpus", "1", "--max-connections-per-address", "3")) {
+      Matcher link = cluster.master.awaitLine("monitor: (https://[^/\\s]+)/login", TestCluster.START);
+      MonitorHttp monitor = new MonitorHttp(link.group(1), cluster.token());
+      String metrics = Await.until("the gateway publishes its figures", QUICK, () -> monitor.get("/metrics").body(),
+          body -> body.contains("\nparl_gateway_connections_refused_total "));
+      assertTrue(metrics.contains("\nparl_gateway_connections_refused_total 0\n"), metrics);
+      assertTrue(metrics.contains("\nparl_gateway_connections_per_address_limit 3\n"), metrics);
+      assertTrue(metrics.contains("\nparl_limit{name=\"gateway.maxConnectionsPerAddress\"} 3\n"), metrics);
       List<GatewayPeer> peers = new ArrayList<>();
       String refusal = null;
       try {
@@ -137,6 +149,8 @@ class CliIT {
       assertNotNull(refusal, "10 connections from one address were all accepted with a cap of 3");
       assertTrue(refusal.contains("and the cap is 3"), refusal);
       assertTrue(peers.size() <= 4, "refused only at connection " + peers.size());
+      Await.until("the monitor counts the refusal", QUICK, () -> monitor.get("/metrics").body(),
+          body -> body.contains("\nparl_gateway_connections_refused_total 1\n"));
     }
   }
 

@@ -1,7 +1,9 @@
 package org.parl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.ActorLostException;
 import org.parl.ConnectOptions;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
@@ -272,20 +275,61 @@ class LimitsIT {
       }
     }
 
-    double refused = one(metrics(), "parl_gateway_connections_refused_total");
+    // (a refusal is counted in CliIT, on a cluster whose per-address cap is small enough to reach at once)
+    double open = one(metrics(), "parl_gateway_connections");
     List<GatewayPeer> peers = new ArrayList<>();
     try {
-      connectUntilRefused(peers);
-      Await.until("the refusal is counted and the address is at its cap", LONG, this::metrics,
-          m -> one(m, "parl_gateway_connections_refused_total") > refused
-              && one(m, "parl_gateway_connections_per_address_max") == 64.0 && one(m, "parl_gateway_connections") >= 64);
+      for (int i = 0; i < 5; i++) {
+        peers.add(GatewayPeer.authenticated(cluster.address, token));
+      }
+      Await.until("the 5 new connections are counted", LONG, this::metrics,
+          m -> one(m, "parl_gateway_connections") >= open + 5 && one(m, "parl_gateway_connections_per_address_max") >= 5);
     } finally {
       for (GatewayPeer p : peers) {
         p.close();
       }
     }
     Await.until("the closed connections are no longer counted", LONG, this::metrics,
-        m -> one(m, "parl_gateway_connections_per_address_max") < 64.0);
+        m -> one(m, "parl_gateway_connections") <= open);
+    assertFalse(Double.isNaN(one(metrics(), "parl_gateway_connections_refused_total")), "refusals are counted");
+  }
+
+  /** The message of the ActorLostException that {@code call} fails with. */
+  private static String lostMessage(Future<?> call) {
+    return assertThrows(ActorLostException.class, () -> call.await(60, TimeUnit.SECONDS)).getMessage();
+  }
+
+  /**
+   * SPEC §5: an actor stopped for going over {@code maxMemoryMb} gets a message that names the limit
+   * only when its own code used the memory; one stopped for another reason (a payload its job cannot
+   * hold, an exit of its own with the status the JVM uses for OutOfMemoryError, a kill) is told that instead.
+   */
+  @Test
+  void theMemoryLimitIsNamedOnlyWhenTheActorsCodeUsedTheMemory() throws Exception {
+    ParlClient parl = cluster.connect();
+    try (var hog = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      String why = lostMessage(hog.call(c -> c.allocate(400)));
+      assertTrue(why.contains("maxMemoryMb=128"), why);
+    }
+    try (var small = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      float[] big = new float[25 << 20]; // 100 MiB: more than the job's heap (80 MiB of its 128) can hold
+      String why = lostMessage(small.call(c -> c.echo(big)));
+      assertTrue(why.contains("payload of 100.0 MiB that the job's heap cannot hold"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
+    try (var quitter = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      String why = lostMessage(quitter.run(c -> c.exit(3)));
+      assertTrue(why.contains("the job process exited with status 3"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
+    try (var killed = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      assertEquals(1, killed.call(c -> c.add(1)).await());
+      ProcessHandle.of(killed.call(Counter::pid).await()).orElseThrow().destroyForcibly();
+      String why = lostMessage(killed.call(c -> c.add(1)));
+      assertTrue(why.contains("killed by signal 9"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
+    normalWork(parl);
   }
 
   /** The rotated part of a job log under the cluster's home, once there is one. */

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * can connect, so a connection counts only once it has proven that it holds the secret the worker
  * gave one of the processes it started and still waits for ({@link ControlAuth}: a challenge, the
  * job's proof, the worker's proof), and then said {@code ready} with that process's pid, its data
- * port and its client's secret. After that it carries the job's pongs one way and the worker's
+ * port and its client's secret. After that it carries the job's pongs and last words
+ * ({@code exiting}, or {@code stopping} with a cause) one way and the worker's
  * {@code assign} and pings the other. A connection that fails or stalls for
  * {@link ControlAuth#DEADLINE_MS} is closed, and so is one whose process does not read what the worker
  * sends ({@link WriteBound}). Runs on the worker verticle's context.
@@ -36,6 +37,8 @@ final class ControlServer {
    * queued on it, which is how a link dropped by its {@link WriteBound} finally goes.
    */
   static final int READ_IDLE_S = 30;
+  /** Longest cause a job may give for stopping itself, which its client reads. */
+  static final int MAX_CAUSE = 500;
 
   private final JobTable table;
   private final long deadlineMs;
@@ -117,6 +120,9 @@ final class ControlServer {
     socket.closeHandler(v -> {
       link.uncount();
       vertx.cancelTimer(link.timer);
+      if (link.bound != null) {
+        link.bound.controlClosed.tryComplete();
+      }
     });
     JsonLines.read(socket, msg -> onMessage(link, msg), bad -> socket.close());
     JsonLines.write(socket, new JsonObject().put("op", "challenge").put("nonce", HexFormat.of().formatHex(link.nonce)));
@@ -130,6 +136,13 @@ final class ControlServer {
           p.lastPong = System.currentTimeMillis();
           if (msg.getValue("calls") instanceof Number n) {
             p.calls = n.longValue();
+          }
+        }
+        case "exiting" -> p.exitedItself = true;
+        case "stopping" -> {
+          p.exitedItself = true;
+          if (msg.getValue("cause") instanceof String cause && !cause.isBlank()) {
+            p.stopCause = cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..." : cause;
           }
         }
         default -> log.debug("job process {} said {}", p.slot, msg.getString("op"));
