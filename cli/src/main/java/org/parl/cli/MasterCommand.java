@@ -84,6 +84,8 @@ public final class MasterCommand implements Callable<Integer> {
   @Mixin
   DetachOption detach;
 
+  @Mixin LimitOptions limits;
+
   @Override
   public Integer call() {
     String bindHost = host.get();

@@ -66,6 +66,8 @@ public final class WorkerCommand implements Callable<Integer> {
   @Mixin
   DetachOption detach;
 
+  @Mixin LimitOptions limits;
+
   @Override
   public Integer call() {
     HostPort master;

@@ -2,6 +2,7 @@ package org.parl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
@@ -15,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.parl.demo.FakeNvidiaSmi;
+import org.parl.monitor.MonitorHttp;
 
 /** The command line of SPEC §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -103,6 +106,52 @@ class CliIT {
     run("worker", "--address", "nowhere").expect(2, "address must look like HOST:PORT");
     run("worker", "--address", "127.0.0.1:8010", "--cpus", "2", "--gpus", "0").expect(2, "mutually exclusive");
     run("status", "--address", "127.0.0.1:0").expect(2, "port in '127.0.0.1:0' must be between 1 and 65535");
+    run("master", "--max-connections-per-address", "0")
+        .expect(2, "--max-connections-per-address must be between 1 and 100000, not 0");
+    run("master", "--code-cache-max-mb", "99999999").expect(2, "--code-cache-max-mb must be between 1 and 16777216, not 99999999");
+    run("master", "--job-log-max-mb", "lots").expect(2, "Invalid value for option '--job-log-max-mb'");
+    run("worker", "--address", "127.0.0.1:8010", "--max-waiting-per-client", "5")
+        .expect(2, "--max-waiting-per-client is a cap of the master (its gateway or JobCenter): give it to 'parl master'");
+  }
+
+  /**
+   * A cap given as a flag replaces the limits file's: the master's gateway refuses past it, in words,
+   * and its monitor reports the cap and counts the refusal.
+   */
+  @Test
+  void aLimitFlagTakesEffect() throws Exception {
+    try (TestCluster cluster = TestCluster.start(0, "--cpus", "1", "--max-connections-per-address", "3")) {
+      Matcher link = cluster.master.awaitLine("monitor: (https://[^/\\s]+)/login", TestCluster.START);
+      MonitorHttp monitor = new MonitorHttp(link.group(1), cluster.token());
+      String metrics = Await.until("the gateway publishes its figures", QUICK, () -> monitor.get("/metrics").body(),
+          body -> body.contains("\nparl_gateway_connections_refused_total "));
+      assertTrue(metrics.contains("\nparl_gateway_connections_refused_total 0\n"), metrics);
+      assertTrue(metrics.contains("\nparl_gateway_connections_per_address_limit 3\n"), metrics);
+      assertTrue(metrics.contains("\nparl_limit{name=\"gateway.maxConnectionsPerAddress\"} 3\n"), metrics);
+      List<GatewayPeer> peers = new ArrayList<>();
+      String refusal = null;
+      try {
+        while (refusal == null && peers.size() < 10) {
+          GatewayPeer p = new GatewayPeer(cluster.address);
+          peers.add(p);
+          String first = p.readLine();
+          assertNotNull(first, "the gateway said nothing to connection " + peers.size());
+          JsonObject line = new JsonObject(first);
+          if ("Failed".equals(line.getString("type"))) {
+            refusal = line.getString("message");
+          }
+        }
+      } finally {
+        for (GatewayPeer p : peers) {
+          p.close();
+        }
+      }
+      assertNotNull(refusal, "10 connections from one address were all accepted with a cap of 3");
+      assertTrue(refusal.contains("and the cap is 3"), refusal);
+      assertTrue(peers.size() <= 4, "refused only at connection " + peers.size());
+      Await.until("the monitor counts the refusal", QUICK, () -> monitor.get("/metrics").body(),
+          body -> body.contains("\nparl_gateway_connections_refused_total 1\n"));
+    }
   }
 
   @Test

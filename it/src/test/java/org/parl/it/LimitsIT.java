@@ -1,9 +1,12 @@
 package org.parl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,20 +16,26 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.ActorLostException;
 import org.parl.ConnectOptions;
 import org.parl.ParlClient;
+import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.it.actors.Printer;
 import org.parl.it.actors.PrinterImpl;
+import org.parl.monitor.MonitorHttp;
 import org.parl.security.ClusterToken;
 import org.parl.wire.Hashes;
 
@@ -47,6 +56,9 @@ class LimitsIT {
   private static final long CACHE_CAP = 2 << 20;
   private TestCluster cluster;
   private ClusterToken token;
+  private MonitorHttp monitor;
+  private Map<String, Double> lastMetrics;
+  private long lastMetricsAt;
 
   @BeforeAll
   void start() throws Exception {
@@ -54,6 +66,8 @@ class LimitsIT {
     Files.writeString(limits, "jobs.logMaxBytes=" + LOG_CAP + "\njobs.codeCacheMaxBytes=" + CACHE_CAP + "\n");
     cluster = TestCluster.start(Map.of("PARL_LIMITS_CONFIG", limits.toString()), 0, "--cpus", "2");
     token = ClusterToken.find(cluster.tokenFile());
+    Matcher link = cluster.master.awaitLine("monitor: (https://[^/\\s]+)/login", TestCluster.START);
+    monitor = new MonitorHttp(link.group(1), cluster.token());
   }
 
   @AfterAll
@@ -165,19 +179,8 @@ class LimitsIT {
   void thePerAddressCapRefusesInWords() throws Exception {
     ParlClient parl = cluster.connect();
     List<GatewayPeer> peers = new ArrayList<>();
-    String refusal = null;
     try {
-      while (refusal == null && peers.size() < 70) {
-        GatewayPeer p = new GatewayPeer(cluster.address);
-        peers.add(p);
-        String first = p.readLine();
-        assertNotNull(first, "the gateway said nothing to connection " + peers.size());
-        JsonObject line = new JsonObject(first);
-        if ("Failed".equals(line.getString("type"))) {
-          refusal = line.getString("message");
-        }
-      }
-      assertNotNull(refusal, "70 connections from one address were all accepted");
+      String refusal = connectUntilRefused(peers);
       // the other clients this class keeps open count too: the 65th connection from this address is refused
       assertTrue(refusal.contains("too many connections from 127.0.0.1: 64 are open and the cap is 64")
           && refusal.contains("gateway.maxConnectionsPerAddress in config/parl-limits.properties"), refusal);
@@ -194,6 +197,148 @@ class LimitsIT {
         return false;
       }
     });
+    normalWork(parl);
+  }
+
+  /** Opens connections from this address (kept in {@code peers}) until the gateway refuses one; its refusal. */
+  private String connectUntilRefused(List<GatewayPeer> peers) throws Exception {
+    while (peers.size() < 70) {
+      GatewayPeer p = new GatewayPeer(cluster.address);
+      peers.add(p);
+      String first = p.readLine();
+      assertNotNull(first, "the gateway said nothing to connection " + peers.size());
+      JsonObject line = new JsonObject(first);
+      if ("Failed".equals(line.getString("type"))) {
+        return line.getString("message");
+      }
+    }
+    throw new AssertionError("70 connections from one address were all accepted");
+  }
+
+  /**
+   * The samples of {@code GET /metrics}, by name and labels; asked at most every 250 ms (the figures
+   * change every 2 s), so that waiting for them does not load the master.
+   */
+  private Map<String, Double> metrics() throws Exception {
+    if (lastMetrics != null && System.nanoTime() - lastMetricsAt < TimeUnit.MILLISECONDS.toNanos(250)) {
+      return lastMetrics;
+    }
+    MonitorHttp.Reply r = monitor.get("/metrics");
+    assertEquals(200, r.status(), r.body());
+    Map<String, Double> m = new HashMap<>();
+    for (String line : r.body().split("\n")) {
+      if (!line.startsWith("#")) {
+        int sp = line.lastIndexOf(' ');
+        m.put(line.substring(0, sp), Double.parseDouble(line.substring(sp + 1)));
+      }
+    }
+    lastMetrics = m;
+    lastMetricsAt = System.nanoTime();
+    return m;
+  }
+
+  /** The one sample of {@code name} (this cluster has one worker), or NaN (which no comparison accepts) when there is none. */
+  private static double one(Map<String, Double> metrics, String name) {
+    List<Double> v = metrics.entrySet().stream().filter(e -> e.getKey().equals(name) || e.getKey().startsWith(name + "{"))
+        .map(Map.Entry::getValue).toList();
+    assertTrue(v.size() <= 1, name + ": " + v);
+    return v.isEmpty() ? Double.NaN : v.get(0);
+  }
+
+  /**
+   * {@code /metrics} shows each capped resource's use next to its cap as in effect where it is
+   * enforced, and the figures move: job logs grow when a job prints, a client's waiting creates
+   * are counted, the gateway's connections from one address reach their cap and a refusal is counted.
+   */
+  @Test
+  void metricsShowTheUseOfEachCap() throws Exception {
+    ParlClient parl = cluster.connect();
+    Map<String, Double> before = Await.until("the worker and the gateway publish their use", LONG, this::metrics,
+        m -> !Double.isNaN(one(m, "parl_worker_job_logs_bytes")) && !Double.isNaN(one(m, "parl_gateway_connections")));
+    assertEquals((double) LOG_CAP, one(before, "parl_worker_job_log_limit_bytes"), "the worker's cap, from its limits file");
+    assertEquals((double) CACHE_CAP, one(before, "parl_worker_code_cache_limit_bytes"));
+    assertEquals(64.0, one(before, "parl_gateway_connections_per_address_limit"));
+    assertEquals(1000.0, one(before, "parl_pending_requests_per_client_limit"));
+    assertTrue(one(before, "parl_gateway_connections") >= 1, "this test's client is connected");
+
+    try (var printer = parl.actor(Printer.class, PrinterImpl.class).createAsync().await()) {
+      assertEquals(256 * 1024L, printer.call(p -> p.print(256)).await());
+      double logs = one(before, "parl_worker_job_logs_bytes");
+      Await.until("the printed 256 KiB show in the worker's job logs", LONG, this::metrics,
+          m -> one(m, "parl_worker_job_logs_bytes") >= logs + 256 * 1024 && one(m, "parl_worker_job_log_largest_bytes") >= 256 * 1024);
+    }
+    assertTrue(one(metrics(), "parl_worker_code_cache_bytes") > 0, "the client's classes were shipped to the cache");
+
+    List<RemoteActor<Counter>> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < 2; i++) { // the worker's 2 CPUs
+        held.add(parl.actor(Counter.class, CounterImpl.class).createAsync().await());
+      }
+      Future<RemoteActor<Counter>> third = parl.actor(Counter.class, CounterImpl.class).createAsync();
+      Await.until("one create of this client waits", LONG, this::metrics, m -> one(m, "parl_pending_requests_per_client_max") == 1.0);
+      held.remove(0).close();
+      held.add(third.await(60, TimeUnit.SECONDS));
+      Await.until("no create waits", LONG, this::metrics, m -> one(m, "parl_pending_requests_per_client_max") == 0.0);
+    } finally {
+      for (RemoteActor<Counter> a : held) {
+        a.close();
+      }
+    }
+
+    // (a refusal is counted in CliIT, on a cluster whose per-address cap is small enough to reach at once)
+    double open = one(metrics(), "parl_gateway_connections");
+    List<GatewayPeer> peers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 5; i++) {
+        peers.add(GatewayPeer.authenticated(cluster.address, token));
+      }
+      Await.until("the 5 new connections are counted", LONG, this::metrics,
+          m -> one(m, "parl_gateway_connections") >= open + 5 && one(m, "parl_gateway_connections_per_address_max") >= 5);
+    } finally {
+      for (GatewayPeer p : peers) {
+        p.close();
+      }
+    }
+    Await.until("the closed connections are no longer counted", LONG, this::metrics,
+        m -> one(m, "parl_gateway_connections") <= open);
+    assertFalse(Double.isNaN(one(metrics(), "parl_gateway_connections_refused_total")), "refusals are counted");
+  }
+
+  /** The message of the ActorLostException that {@code call} fails with. */
+  private static String lostMessage(Future<?> call) {
+    return assertThrows(ActorLostException.class, () -> call.await(60, TimeUnit.SECONDS)).getMessage();
+  }
+
+  /**
+   * SPEC §5: an actor stopped for going over {@code maxMemoryMb} gets a message that names the limit
+   * only when its own code used the memory; one stopped for another reason (a payload its job cannot
+   * hold, an exit of its own with the status the JVM uses for OutOfMemoryError, a kill) is told that instead.
+   */
+  @Test
+  void theMemoryLimitIsNamedOnlyWhenTheActorsCodeUsedTheMemory() throws Exception {
+    ParlClient parl = cluster.connect();
+    try (var hog = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      String why = lostMessage(hog.call(c -> c.allocate(400)));
+      assertTrue(why.contains("maxMemoryMb=128"), why);
+    }
+    try (var small = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      float[] big = new float[25 << 20]; // 100 MiB: more than the job's heap (80 MiB of its 128) can hold
+      String why = lostMessage(small.call(c -> c.echo(big)));
+      assertTrue(why.contains("payload of 100.0 MiB that the job's heap cannot hold"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
+    try (var quitter = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      String why = lostMessage(quitter.run(c -> c.exit(3)));
+      assertTrue(why.contains("the job process exited with status 3"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
+    try (var killed = parl.actor(Counter.class, CounterImpl.class).maxMemoryMb(128).createAsync().await()) {
+      assertEquals(1, killed.call(c -> c.add(1)).await());
+      ProcessHandle.of(killed.call(Counter::pid).await()).orElseThrow().destroyForcibly();
+      String why = lostMessage(killed.call(c -> c.add(1)));
+      assertTrue(why.contains("killed by signal 9"), why);
+      assertFalse(why.contains("maxMemoryMb"), why);
+    }
     normalWork(parl);
   }
 

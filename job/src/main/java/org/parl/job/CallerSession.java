@@ -42,7 +42,7 @@ final class CallerSession {
   boolean run() {
     try {
       while (true) {
-        Frames.Frame f = Frames.read(in, received);
+        Frames.Frame f = Frames.read(in, received, PayloadRoom::check);
         if (f.payload() != received && f.payload().length <= KEEP_AT_MOST) {
           received = f.payload();
         }
@@ -66,6 +66,8 @@ final class CallerSession {
       }
     } catch (EOFException e) {
       // the client went away
+    } catch (PayloadRoom.Refused e) {
+      JobMain.stop(e.getMessage());
     } catch (IOException e) {
       JobMain.log("connection to the client failed: " + e.getMessage());
     }

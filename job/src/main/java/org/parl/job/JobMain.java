@@ -88,6 +88,7 @@ public final class JobMain {
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
+      Runtime.getRuntime().addShutdownHook(new Thread(JobMain::exitedByItself, "parl-last-words"));
       job.run(secrets.tls());
     } catch (Throwable e) {
       exit(1, "failed to start: " + e);
@@ -250,6 +251,33 @@ public final class JobMain {
     System.out.println(LocalTime.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + " parl job: " + message);
   }
 
+  /**
+   * Ends the process for a reason of its own that its client must hear (it is not the actor's
+   * doing): the worker reports {@code cause} as the job's end instead of reading one from the exit status.
+   */
+  static void stop(String cause) {
+    if (link != null) {
+      link.send(Map.of("op", "stopping", "cause", cause));
+    }
+    exit(1, cause);
+  }
+
+  /**
+   * Last words on every {@code System.exit}, the actor's own included, but not on the JVM's halt
+   * for an {@link OutOfMemoryError} (-XX:+ExitOnOutOfMemoryError runs no hooks): so the worker
+   * tells an actor that called {@code System.exit(3)} from one whose code filled the heap.
+   */
+  private static void exitedByItself() {
+    synchronized (JobMain.class) {
+      if (exiting) {
+        return; // exit() said so already
+      }
+    }
+    if (link != null) {
+      link.send(Map.of("op", "exiting"));
+    }
+  }
+
   /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
   static void exit(int code, String why) {
     synchronized (JobMain.class) {
@@ -261,6 +289,7 @@ public final class JobMain {
     log("exiting: " + why);
     if (link != null) {
       link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
+      link.send(Map.of("op", "exiting"));
       // the JVM waits up to 300 ms at exit for threads blocked in native reads: end the reader's read
       link.close();
     }

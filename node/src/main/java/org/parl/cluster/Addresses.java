@@ -57,8 +57,16 @@ public final class Addresses {
   /** Cluster map: master member UUID to its signed record ({@code org.parl.ha.MasterRecord}). */
   public static final String MASTERS_MAP = "parl.masters";
 
-  /** Cluster map: the single key {@link #CLUSTER_KEY} holding the cluster's description. */
+  /**
+   * Cluster map: {@link #CLUSTER_KEY} holds the cluster's description, {@link #gatewayKey} each
+   * master's gateway connections against their caps.
+   */
   public static final String CLUSTER_MAP = "parl.cluster";
 
   public static final String CLUSTER_KEY = "cluster";
+
+  /** The key under which a master's gateway publishes its connections against their caps, in {@link #CLUSTER_MAP}. */
+  public static String gatewayKey(String memberId) {
+    return "gateway." + memberId;
+  }
 }

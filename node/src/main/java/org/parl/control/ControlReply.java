@@ -67,11 +67,19 @@ public sealed interface ControlReply extends ControlMessage {
     }
   }
 
-  /** Requests waiting for resources, and the oldest one's wait. */
-  record QueueFigures(int waiting, long longestWaitMs) implements ControlReply {
+  /**
+   * Requests waiting for resources, the oldest one's wait, and the most that one client has waiting
+   * (against {@code jobs.maxWaitingPerClient}).
+   */
+  record QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient) implements ControlReply {
     public QueueFigures {
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
+      Checks.range("mostWaitingOfOneClient", mostWaitingOfOneClient, 0, Integer.MAX_VALUE);
+    }
+
+    public QueueFigures(int waiting, long longestWaitMs) {
+      this(waiting, longestWaitMs, 0);
     }
   }
 

@@ -5,13 +5,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The caps of SPEC §8 that a lab may want to change, from {@code config/parl-limits.properties}:
  * {@code $PARL_LIMITS_CONFIG}, else the installation's {@code config/parl-limits.properties}, else
- * the copy inside the jar. A missing key keeps its default; a bad value is an
- * {@link IllegalArgumentException} with one sentence.
+ * the copy inside the jar; a value given on the command line ({@link #override}) replaces the file's.
+ * A missing key keeps its default; a bad value is an {@link IllegalArgumentException} with one sentence.
  *
  * @param maxConnectionsPerAddress gateway connections open at once from one peer address
  * @param maxConnections gateway connections open at once in total
@@ -29,6 +32,12 @@ public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, in
   /** The settings file's name, also for messages that tell how to raise a cap. */
   public static final String FILE = "config/parl-limits.properties";
   private static final String RESOURCE = "parl-limits.properties";
+  /** The keys of the file, which {@link #override} accepts. */
+  public static final Set<String> KEYS = Set.of("gateway.maxConnectionsPerAddress", "gateway.maxConnections",
+      "gateway.maxUnauthenticated", "jobs.maxWaitingPerClient", "jobs.logMaxBytes", "jobs.logKeepHours",
+      "jobs.logKeepEnded", "jobs.codeCacheMaxBytes");
+  /** Values from this process's command line, by key; they win over the file. */
+  private static final Map<String, Long> OVERRIDES = new ConcurrentHashMap<>();
 
   /** The defaults, which a lab never hits by accident. */
   public static final LimitSettings DEFAULTS = new LimitSettings(64, 1024, 64, 1000, 64L << 20, 24, 1000, 2L << 30);
@@ -49,7 +58,25 @@ public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, in
     this(maxConnectionsPerAddress, maxConnections, maxUnauthenticated, maxWaitingPerClient, 64L << 20, 24, 1000, 2L << 30);
   }
 
-  /** The settings in effect on this installation. */
+  /**
+   * Makes {@code key} read {@code value} in every later {@link #load()} of this process, whatever the
+   * file says: how {@code parl master} and {@code parl worker} apply their flags.
+   *
+   * @throws IllegalArgumentException when {@code key} is not one of {@link #KEYS}
+   */
+  public static void override(String key, long value) {
+    if (!KEYS.contains(key)) {
+      throw new IllegalArgumentException("no such limit: " + key + "; the limits are " + KEYS);
+    }
+    OVERRIDES.put(key, value);
+  }
+
+  /** Forgets the values of {@link #override}, for tests. */
+  static void clearOverrides() {
+    OVERRIDES.clear();
+  }
+
+  /** The settings in effect on this installation: the file's, with the command line's overrides. */
   public static LimitSettings load() {
     Path file = null;
     String env = System.getenv(CONFIG_ENV);
@@ -67,6 +94,7 @@ public record LimitSettings(int maxConnectionsPerAddress, int maxConnections, in
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the limits file " + file + ": " + e.getMessage(), e);
     }
+    OVERRIDES.forEach((key, value) -> p.setProperty(key, String.valueOf(value)));
     return of(p);
   }
 

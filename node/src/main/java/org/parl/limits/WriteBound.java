@@ -2,7 +2,8 @@ package org.parl.limits;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.net.NetSocket;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,7 +14,13 @@ import org.slf4j.LoggerFactory;
  * Backpressure on one outbound stream (SPEC §8): a peer that does not read costs at most a bounded
  * queue. While the stream's write queue is full its input, if any, is paused; when the queue stays
  * full past a grace, or the bytes not yet flushed pass a hard cap, the peer is dropped with one log
- * line. Used on the stream's own context.
+ * line, and nothing more is written to it. Used on the stream's own context.
+ *
+ * <p>Dropping uses Vert.x's public API only ({@link #abort}): its {@code close()} first flushes what
+ * is queued, which a peer that does not read never lets happen, so each server that uses this bound
+ * also sets an idle timeout (the gateway and the worker's control port on reads, the monitor on
+ * reads and writes). On an idle timeout Vert.x closes the channel at once, dropping its queue: a
+ * dropped peer costs at most what was queued when it was dropped, for at most that timeout.
  */
 public final class WriteBound {
 
@@ -86,19 +93,17 @@ public final class WriteBound {
   }
 
   /**
-   * Closes a connection at once, dropping what is queued on it: Vert.x's own {@code close()} first
-   * flushes the queue, which never happens when the peer does not read.
-   *
-   * @param connection a {@link io.vertx.core.net.NetSocket} or an {@link io.vertx.core.http.HttpConnection}
+   * Disconnects a peer that does not read: stops reading from it and closes the connection once
+   * what is queued is flushed, or, if it never is, on the server's idle timeout (see above).
    */
-  public static void abort(Object connection) {
-    if (connection instanceof ConnectionBase c) {
-      c.channelHandlerContext().close(); // from below Vert.x's handler, which would queue the close after the writes
-    } else if (connection instanceof io.vertx.core.net.NetSocket s) {
-      s.close();
-    } else if (connection instanceof io.vertx.core.http.HttpConnection h) {
-      h.close();
-    }
+  public static void abort(NetSocket socket) {
+    socket.pause(); // a paused socket stops reading: its read-idle timeout runs even if the peer goes on sending
+    socket.close();
+  }
+
+  /** Disconnects an HTTP peer that does not read; as {@link #abort(NetSocket)}, on the server's idle timeout. */
+  public static void abort(HttpConnection connection) {
+    connection.close();
   }
 
   /** True once the peer was dropped. */
@@ -127,6 +132,9 @@ public final class WriteBound {
       if (fullTimer >= 0) {
         vertx.cancelTimer(fullTimer);
         fullTimer = -1;
+      }
+      if (input != null) {
+        input.pause();
       }
       log.warn("disconnected {}: it does not read what is sent to it; {}", peer, why);
       drop.run();

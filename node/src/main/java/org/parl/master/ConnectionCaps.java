@@ -3,6 +3,7 @@ package org.parl.master;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.parl.limits.GatewayUse;
 import org.parl.limits.LimitSettings;
 
 /**
@@ -57,6 +58,12 @@ final class ConnectionCaps {
     if (!wasAuthenticated) {
       unauthenticated--;
     }
+  }
+
+  /** The counts now, for {@code /metrics}. */
+  GatewayUse use() {
+    int most = perAddress.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    return new GatewayUse(total, most, unauthenticated, refused, limits);
   }
 
   /** Connections refused since the gateway started. */

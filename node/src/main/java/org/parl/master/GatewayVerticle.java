@@ -82,6 +82,7 @@ public final class GatewayVerticle extends VerticleBase {
   private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
   /** How long a resuming client may wait for a new active master to finish rebuilding the pool. */
   private static final long RESUME_TIMEOUT_MS = 20_000;
+  private static final long USE_MS = 2_000;
 
   private final Supplier<ClusterInfo> info;
   private final ClusterNode node;
@@ -145,6 +146,9 @@ public final class GatewayVerticle extends VerticleBase {
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
+    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP); // the connections against their caps, for /metrics
+    String useKey = Addresses.gatewayKey(node.memberId());
+    vertx.setPeriodic(0, USE_MS, t -> use.put(useKey, () -> caps.use().toJson().encode()));
     vertx.eventBus().consumer(Addresses.JOB_EVENTS, m -> {
       if (m.body() instanceof JobEnded e) {
         jobEnded(e);

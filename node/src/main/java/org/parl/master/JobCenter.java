@@ -1,6 +1,7 @@
 package org.parl.master;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -296,6 +297,13 @@ public final class JobCenter<H> {
 
   public int waitingCount() {
     return scheduler.waitingCount();
+  }
+
+  /** The most requests one client has waiting now, to compare with the per-client cap (0 when none waits). */
+  public int mostWaitingOfOneClient() {
+    Map<String, Integer> perClient = new HashMap<>();
+    scheduler.waiting().forEach(w -> perClient.merge(w.ticket().request().clientId(), 1, Integer::sum));
+    return perClient.values().stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 
   /** Oldest wait among queued requests, in milliseconds (0 when none waits). */

@@ -120,7 +120,7 @@ public final class JobCenterVerticle extends VerticleBase {
             new Claimed(center.claim(r.clientId(), r.jobIds()).stream().map(JobRecord::state).toList()))))
         .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
         .on(GetQueue.class, r -> whenServing(() -> Future.succeededFuture(
-            new QueueFigures(center.waitingCount(), center.longestWaitMillis()))));
+            new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient()))));
     vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
     vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
     Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);

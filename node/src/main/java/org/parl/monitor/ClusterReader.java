@@ -53,7 +53,8 @@ final class ClusterReader {
     Future<JsonObject> queue = queue();
     Future<ClusterState> f = Future.all(cluster, workers, jobs, clients, stats, queue).map(all -> new ClusterState(
         cluster.result().getOrDefault(Addresses.CLUSTER_KEY, new JsonObject()),
-        workers.result(), jobs.result(), clients.result(), stats.result(), queue.result(), liveNodes()));
+        workers.result(), jobs.result(), clients.result(), stats.result(), queue.result(), liveNodes(),
+        masters.get().active().map(a -> cluster.result().get(Addresses.gatewayKey(a.memberId()))).orElse(null)));
     if (!f.isComplete()) {
       inFlight = f;
       f.onComplete(ar -> inFlight = null);
@@ -77,7 +78,10 @@ final class ClusterReader {
         });
   }
 
-  /** The JobCenter's waiting count and longest wait; null (not a failure) when it does not answer. */
+  /**
+   * The JobCenter's waiting count, longest wait and most waiting of one client; null (not a
+   * failure) when it does not answer.
+   */
   private Future<JsonObject> queue() {
     // GetQueue is cheap; GetSnapshot would build every worker's record and check the whole pool
     return JobCenterCalls.request(vertx, masters, new GetQueue(), JOB_CENTER_TIMEOUT_MS)
@@ -86,7 +90,8 @@ final class ClusterReader {
             jobCenterDown = false;
             log.info("the JobCenter answers the monitor again");
           }
-          return new JsonObject().put("waiting", s.waiting()).put("longestWaitMs", s.longestWaitMs());
+          return new JsonObject().put("waiting", s.waiting()).put("longestWaitMs", s.longestWaitMs())
+              .put("mostWaitingOfOneClient", s.mostWaitingOfOneClient());
         })
         .otherwise(e -> {
           if (!jobCenterDown) {

@@ -17,6 +17,8 @@ import java.util.Set;
  *     the JobCenter did not answer
  * @param liveNodes Vert.x node ids of the current cluster members, or null when unknown; workers
  *     on other nodes are dead even if the JobCenter has not dropped them yet
+ * @param gateway the master's gateway connections against their caps ({@code org.parl.limits.GatewayUse}),
+ *     or null when not (yet) published
  */
 public record ClusterState(
     JsonObject cluster,
@@ -25,7 +27,14 @@ public record ClusterState(
     Map<String, JsonObject> clients,
     Map<String, JsonObject> stats,
     JsonObject queue,
-    Set<String> liveNodes) {
+    Set<String> liveNodes,
+    JsonObject gateway) {
+
+  /** A reading without the gateway's figures. */
+  public ClusterState(JsonObject cluster, Map<String, JsonObject> workers, Map<String, JsonObject> jobs,
+      Map<String, JsonObject> clients, Map<String, JsonObject> stats, JsonObject queue, Set<String> liveNodes) {
+    this(cluster, workers, jobs, clients, stats, queue, liveNodes, null);
+  }
 
   /** True when the worker's record is there and its node is (as far as known) alive. */
   public boolean workerAlive(String workerId) {

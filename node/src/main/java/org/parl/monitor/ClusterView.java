@@ -12,7 +12,8 @@ import java.util.Objects;
 /**
  * Turns a {@link ClusterState} into the JSON of {@code GET /api/cluster} (SPEC §6): workers with
  * their CPUs, GPU ids and live GPU figures (and which job holds each used GPU), clients with their
- * uptime and the link to their jobs page, live jobs, and totals. Plain Java, no I/O.
+ * uptime and the link to their jobs page, live jobs, and totals; and what the capped resources use
+ * (SPEC §8): each worker's job logs and code cache on disk, the gateway's connections. Plain Java, no I/O.
  */
 public final class ClusterView {
 
@@ -46,7 +47,8 @@ public final class ClusterView {
         .put("clients", clients.size())
         .put("jobs", jobs.size())
         .put("waiting", queue == null ? 0 : queue.getInteger("waiting", 0))
-        .put("longestWaitMs", queue == null ? 0 : queue.getLong("longestWaitMs", 0L));
+        .put("longestWaitMs", queue == null ? 0 : queue.getLong("longestWaitMs", 0L))
+        .put("mostWaitingOfOneClient", queue == null ? 0 : queue.getInteger("mostWaitingOfOneClient", 0));
     return new JsonObject()
         .put("clusterType", clusterType(s))
         .put("address", s.cluster().getString("address"))
@@ -54,7 +56,8 @@ public final class ClusterView {
         .put("workers", workers)
         .put("clients", clients)
         .put("jobs", jobs)
-        .put("totals", totalsJson);
+        .put("totals", totalsJson)
+        .put("gateway", s.gateway());
   }
 
   private static String clusterType(ClusterState s) {
@@ -102,6 +105,7 @@ public final class ClusterView {
         .put("load", stats == null ? null : stats.getValue("load"))
         .put("jobs", array(record, "jobs").copy())
         .put("callsServed", stats == null ? 0L : stats.getLong("callsServed", 0L))
+        .put("disk", stats == null ? null : stats.getJsonObject("disk"))
         .put("statsAt", stats == null ? null : stats.getLong("updatedAt"));
     if (stats != null && stats.getString("gpuProblem") != null) {
       w.put("gpuProblem", stats.getString("gpuProblem"));

@@ -27,6 +27,12 @@ public final class MonitorVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(MonitorVerticle.class);
   static final long POLL_MS = 500;
   private static final long HEARTBEAT_MS = 15_000;
+  /**
+   * A connection on which nothing was read or written for this long (four heartbeats of the event
+   * stream) is closed by Vert.x at once, with what is queued on it: how a page dropped for not
+   * reading ({@link org.parl.limits.WriteBound}) finally goes.
+   */
+  static final int IDLE_S = 60;
 
   private final ClusterNode node;
   private final String host;
@@ -97,7 +103,7 @@ public final class MonitorVerticle extends VerticleBase {
   }
 
   private Future<HttpServer> listen(Router router) {
-    HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(keys.keyCert());
+    HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(keys.keyCert()).setIdleTimeout(IDLE_S);
     return vertx.createHttpServer(options).requestHandler(router).listen(port, host)
         .recover(e -> anyPortIfTaken && port != 0
             ? vertx.createHttpServer(options).requestHandler(router).listen(0, host)

@@ -24,12 +24,79 @@ public final class PrometheusText {
     return format(view, LimitSettings.DEFAULTS);
   }
 
-  /** The view, then the caps of {@code limits} (SPEC §8) as {@code parl_limit{name="KEY"}}. */
+  /**
+   * The view, what each capped resource uses next to its cap as in effect where it is enforced (SPEC
+   * §8), then the caps of {@code limits} as {@code parl_limit{name="KEY"}}.
+   *
+   * @param limits the caps read where this monitor runs, also the per-client cap when the master
+   *     has not published its own
+   */
   public static String format(JsonObject view, LimitSettings limits) {
     PrometheusText p = new PrometheusText();
     p.write(view);
+    p.use(view, limits);
     p.limits(limits);
     return p.out.toString();
+  }
+
+  /** Current use of each capped resource, with its cap, per node where it belongs. */
+  private void use(JsonObject view, LimitSettings fallback) {
+    List<JsonObject> workers = objects(view.getJsonArray("workers"));
+    diskFamily(workers, "parl_worker_job_logs_bytes", "logBytes",
+        "Bytes a worker's job logs take on disk, rotated parts and logs of ended jobs included.");
+    diskFamily(workers, "parl_worker_job_log_largest_bytes", "largestLogBytes",
+        "Size of a worker's largest live job log, rotated when it passes parl_worker_job_log_limit_bytes.");
+    diskFamily(workers, "parl_worker_job_log_limit_bytes", "logMaxBytes",
+        "A worker's cap on one job's log (jobs.logMaxBytes where the worker runs).");
+    diskFamily(workers, "parl_worker_code_cache_bytes", "codeCacheBytes",
+        "Bytes of shipped code in the cache of a worker's host.");
+    diskFamily(workers, "parl_worker_code_cache_limit_bytes", "codeCacheMaxBytes",
+        "A worker host's cap on its shipped-code cache (jobs.codeCacheMaxBytes where the worker runs).");
+
+    JsonObject totals = view.getJsonObject("totals");
+    JsonObject gateway = view.getJsonObject("gateway");
+    JsonObject masterLimits = gateway == null ? null : gateway.getJsonObject("limits");
+    gauge("parl_pending_requests_per_client_max", "The most actor requests one client has waiting for resources.");
+    sample("parl_pending_requests_per_client_max", List.of(), totals.getInteger("mostWaitingOfOneClient", 0));
+    gauge("parl_pending_requests_per_client_limit", "The master's cap on one client's waiting requests (jobs.maxWaitingPerClient).");
+    Object perClient = masterLimits == null ? null : masterLimits.getValue("maxWaitingPerClient");
+    sample("parl_pending_requests_per_client_limit", List.of(),
+        perClient instanceof Number n ? n.longValue() : fallback.maxWaitingPerClient());
+    if (gateway == null || masterLimits == null) {
+      return;
+    }
+    gatewayPair("parl_gateway_connections", "Connections open at the master's gateway.", gateway.getValue("open"),
+        "The master's cap on gateway connections (gateway.maxConnections).", masterLimits.getValue("maxConnections"));
+    gatewayPair("parl_gateway_connections_per_address_max", "The most gateway connections open from one peer address.",
+        gateway.getValue("mostFromOneAddress"), "The master's cap on gateway connections from one address "
+            + "(gateway.maxConnectionsPerAddress).", masterLimits.getValue("maxConnectionsPerAddress"));
+    gatewayPair("parl_gateway_connections_authenticating", "Gateway connections that have not yet authenticated.",
+        gateway.getValue("authenticating"), "The master's cap on gateway connections authenticating at once "
+            + "(gateway.maxUnauthenticated).", masterLimits.getValue("maxUnauthenticated"));
+    if (gateway.getValue("refused") instanceof Number n) {
+      counter("parl_gateway_connections_refused_total", "Gateway connections refused by a cap since the master started.");
+      sample("parl_gateway_connections_refused_total", List.of(), n.longValue());
+    }
+  }
+
+  private void diskFamily(List<JsonObject> workers, String metric, String field, String help) {
+    gauge(metric, help);
+    for (JsonObject w : workers) {
+      if (w.getJsonObject("disk") != null && w.getJsonObject("disk").getValue(field) instanceof Number n) {
+        sample(metric, labels(w), n.longValue());
+      }
+    }
+  }
+
+  /** A gauge of the gateway and its cap, as {@code NAME} and {@code NAME_limit}, if both are known. */
+  private void gatewayPair(String metric, String help, Object value, String capHelp, Object cap) {
+    String capMetric = metric.endsWith("_max") ? metric.substring(0, metric.length() - 4) + "_limit" : metric + "_limit";
+    if (value instanceof Number v && cap instanceof Number c) {
+      gauge(metric, help);
+      sample(metric, List.of(), v.longValue());
+      gauge(capMetric, capHelp);
+      sample(capMetric, List.of(), c.longValue());
+    }
   }
 
   private void limits(LimitSettings l) {

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * can connect, so a connection counts only once it has proven that it holds the secret the worker
  * gave one of the processes it started and still waits for ({@link ControlAuth}: a challenge, the
  * job's proof, the worker's proof), and then said {@code ready} with that process's pid, its data
- * port and its client's secret. After that it carries the job's pongs one way and the worker's
- * {@code assign} and pings the other, and what a reused process says ({@link #afterReady}). A connection that fails or stalls for
+ * port and its client's secret. After that it carries the job's pongs and last words
+ * ({@code exiting}, or {@code stopping} with a cause) one way and the worker's {@code assign} and
+ * pings the other, and what a reused process says ({@link #afterReady}). A connection that fails or stalls for
  * {@link ControlAuth#DEADLINE_MS} is closed, and so is one whose process does not read what the worker
  * sends ({@link WriteBound}). Runs on the worker verticle's context.
  */
@@ -32,6 +33,13 @@ final class ControlServer {
   private static final Logger log = LoggerFactory.getLogger(ControlServer.class);
   /** Connections that may be authenticating at once; a worker starts one job process at a time or so. */
   static final int MAX_UNAUTHENTICATED = 32;
+  /**
+   * A job pongs every ping (2 s); a link silent this long is closed by Vert.x at once, with what is
+   * queued on it, which is how a link dropped by its {@link WriteBound} finally goes.
+   */
+  static final int READ_IDLE_S = 30;
+  /** Longest cause a job may give for stopping itself, which its client reads. */
+  static final int MAX_CAUSE = 500;
 
   private final JobTable table;
   private final long deadlineMs;
@@ -58,7 +66,8 @@ final class ControlServer {
 
   Future<Void> listen(Vertx vertx) {
     this.vertx = vertx;
-    return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true))
+    return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true)
+            .setReadIdleTimeout(READ_IDLE_S))
         .connectHandler(this::connected)
         .listen()
         .map(server -> {
@@ -120,6 +129,9 @@ final class ControlServer {
     socket.closeHandler(v -> {
       link.uncount();
       vertx.cancelTimer(link.timer);
+      if (link.bound != null) {
+        link.bound.latest().controlClosed.tryComplete();
+      }
     });
     JsonLines.read(socket, msg -> onMessage(link, msg), bad -> socket.close());
     JsonLines.write(socket, new JsonObject().put("op", "challenge").put("nonce", HexFormat.of().formatHex(link.nonce)));
@@ -128,14 +140,22 @@ final class ControlServer {
   private void onMessage(Link link, JsonObject msg) {
     if (link.bound != null) {
       JobProcess p = link.bound.latest();
-      if ("pong".equals(msg.getString("op"))) {
-        p.lastPong = System.currentTimeMillis();
-        // a recycling process still counts its previous actor's calls until it is ready again
-        if (msg.getValue("calls") instanceof Number n && p.state != JobProcess.State.RECYCLING) {
-          p.calls = n.longValue();
+      switch (msg.getString("op", "")) {
+        case "pong" -> {
+          p.lastPong = System.currentTimeMillis();
+          // a recycling process still counts its previous actor's calls until it is ready again
+          if (msg.getValue("calls") instanceof Number n && p.state != JobProcess.State.RECYCLING) {
+            p.calls = n.longValue();
+          }
         }
-      } else {
-        afterReady.accept(p, msg);
+        case "exiting" -> p.exitedItself = true;
+        case "stopping" -> {
+          p.exitedItself = true;
+          if (msg.getValue("cause") instanceof String cause && !cause.isBlank()) {
+            p.stopCause = cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..." : cause;
+          }
+        }
+        default -> afterReady.accept(p, msg);
       }
     } else if (link.proven == null) {
       link.proven = hello(link, msg);

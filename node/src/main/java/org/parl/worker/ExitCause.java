@@ -1,6 +1,11 @@
 package org.parl.worker;
 
-/** Why a job process ended, in the words its client and the monitor show. */
+/**
+ * Why a job process ended, in the words its client and the monitor show. The memory limit is named
+ * only when the actor's code used the memory: the worker's memory watch killed it, or the JVM halted
+ * for an OutOfMemoryError (status 3 without last words: a {@code System.exit(3)} says it exits).
+ * A job that stopped itself says why, and a kill says who killed it.
+ */
 final class ExitCause {
 
   private ExitCause() {}
@@ -10,10 +15,13 @@ final class ExitCause {
     if (p.killCause != null) {
       return p.killCause;
     }
+    if (p.stopCause != null) {
+      return p.stopCause;
+    }
     if (code == 0) {
       return "the job process ended";
     }
-    if (code == JobLauncher.OOM_EXIT) {
+    if (code == JobLauncher.OOM_EXIT && !p.exitedItself) {
       return p.memoryLimitMb > 0
           ? "memory limit: its Java heap filled maxMemoryMb=" + p.memoryLimitMb + " (OutOfMemoryError)"
           : "it ran out of Java heap (OutOfMemoryError)";

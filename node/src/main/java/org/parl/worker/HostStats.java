@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a worker reports about its host every few seconds: memory, load, and per-GPU memory and
- * utilisation from nvidia-smi. When nvidia-smi fails or hangs, the GPU figures are the last good
+ * What a worker reports about its host every few seconds: memory, load, what its disk caps hold
+ * ({@link DiskUse}), and per-GPU memory and utilisation from nvidia-smi. When nvidia-smi fails or hangs, the GPU figures are the last good
  * ones (else those of the worker's registration), {@code gpuStale} is true and {@code gpuProblem}
  * says why. Blocking (reads /proc, runs nvidia-smi): call it off the event loop.
  */
@@ -27,6 +27,7 @@ final class HostStats {
         .put("workerId", s.workerId())
         .put("memory", memory())
         .put("load", load())
+        .put("disk", DiskUse.read(s))
         .put("updatedAt", System.currentTimeMillis());
     if (s.nvidiaSmi() != null) {
       GpuInventory.Reading r = INVENTORIES.computeIfAbsent(s.nvidiaSmi(), GpuInventory::new).read();

@@ -53,6 +53,12 @@ final class JobProcess {
   long calls;
   /** Why the worker killed it, if it did; read when the exit is reported. */
   String killCause;
+  /** Why the job stopped itself, when it said so on its control link (a payload it could not hold, say). */
+  String stopCause;
+  /** Whether the process said it was exiting (any {@code System.exit}), which a JVM halted for OutOfMemoryError does not. */
+  boolean exitedItself;
+  /** Completed when its control link closes, after which no last words can come. */
+  final Promise<Void> controlClosed = Promise.promise();
   String endCause;
   Long endedAt;
   /** The same OS process serving the next actor, once this one's actor was closed and the process taken back. */

@@ -40,6 +40,8 @@ final class JobSupervisor {
   private static final long READY_TIMEOUT_MS = 90_000;
   /** How long {@link #stopAll} waits for the processes to be gone. */
   private static final long STOP_WAIT_MS = 10_000;
+  /** How long an ended process's control link may take to deliver its last words and close. */
+  private static final long LAST_WORDS_MS = 1_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -355,6 +357,21 @@ final class JobSupervisor {
     p.state = JobProcess.State.ENDED;
     p.endedAt = System.currentTimeMillis();
     table.ended(p);
+    if (p.control == null) {
+      reportEnd(p);
+      return;
+    }
+    // its last words (why it stopped itself, or that it exited by itself) come on its control link,
+    // which closes as the process ends: the cause is decided once they are read
+    long timer = vertx.setTimer(LAST_WORDS_MS, t -> reportEnd(p));
+    p.controlClosed.future().onComplete(ar -> {
+      if (vertx.cancelTimer(timer)) {
+        reportEnd(p);
+      }
+    });
+  }
+
+  private void reportEnd(JobProcess p) {
     int code = p.process.exitValue();
     boolean abnormal = p.killCause != null || code != 0;
     p.endCause = ExitCause.of(p, code);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 /** A peer that does not read is dropped; one that reads is not, however much it is sent. */
 class WriteBoundTest {
 
+  private static final int IDLE_S = 2;
   private Vertx vertx;
   private final CompletableFuture<NetSocket> accepted = new CompletableFuture<>();
   private volatile Context socketContext;
@@ -29,7 +30,8 @@ class WriteBoundTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    port = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0))
+    // as the servers that use WriteBound, an idle timeout: how a dropped peer that never reads goes
+    port = vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setIdleTimeout(IDLE_S))
         .connectHandler(s -> {
           socketContext = vertx.getOrCreateContext();
           accepted.complete(s);

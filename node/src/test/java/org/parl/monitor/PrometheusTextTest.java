@@ -3,6 +3,7 @@ package org.parl.monitor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.parl.limits.GatewayUse;
 import org.parl.limits.LimitSettings;
 
 class PrometheusTextTest {
@@ -70,6 +72,10 @@ class PrometheusTextTest {
   }
 
   private Map<String, String> samples() {
+    return samples(text);
+  }
+
+  private static Map<String, String> samples(String text) {
     Map<String, String> out = new HashMap<>();
     for (String line : text.split("\n")) {
       if (!line.startsWith("#")) {
@@ -87,5 +93,49 @@ class PrometheusTextTest {
     assertTrue(withCaps.contains("# TYPE parl_limit gauge\n"), withCaps);
     assertTrue(withCaps.contains("parl_limit{name=\"gateway.maxConnectionsPerAddress\"} 3\n"), withCaps);
     assertTrue(withCaps.contains("parl_limit{name=\"jobs.logMaxBytes\"} 67108864\n"), withCaps);
+  }
+
+  /** A cluster whose worker w-a published its disk use and whose gateway published its connections. */
+  private static String withUse() {
+    ClusterState s = Fixtures.gpuCluster();
+    Map<String, JsonObject> stats = new HashMap<>(s.stats());
+    stats.put("w-a", stats.get("w-a").copy().put("disk", new JsonObject().put("logBytes", 5000L).put("largestLogBytes", 3000L)
+        .put("logMaxBytes", 1L << 20).put("codeCacheBytes", 7000L).put("codeCacheMaxBytes", 2L << 20)));
+    JsonObject queue = s.queue().copy().put("mostWaitingOfOneClient", 2);
+    JsonObject gateway = new GatewayUse(9, 4, 1, 6, new LimitSettings(64, 1024, 32, 500)).toJson();
+    ClusterState used = new ClusterState(s.cluster(), s.workers(), s.jobs(), s.clients(), stats, queue, s.liveNodes(), gateway);
+    return PrometheusText.format(ClusterView.build(used, "http://x", Fixtures.NOW), LimitSettings.DEFAULTS);
+  }
+
+  @Test
+  void theUseOfEachCapIsReportedNextToTheCapWhereItIsEnforced() {
+    String t = withUse();
+    Map<String, String> s = samples(t);
+    String wa = "{worker=\"w-a\",hostname=\"host-w-a\"}";
+    assertEquals("5000", s.get("parl_worker_job_logs_bytes" + wa));
+    assertEquals("3000", s.get("parl_worker_job_log_largest_bytes" + wa));
+    assertEquals(String.valueOf(1L << 20), s.get("parl_worker_job_log_limit_bytes" + wa));
+    assertEquals("7000", s.get("parl_worker_code_cache_bytes" + wa));
+    assertEquals(String.valueOf(2L << 20), s.get("parl_worker_code_cache_limit_bytes" + wa));
+    assertEquals(null, s.get("parl_worker_job_logs_bytes{worker=\"w-b\",hostname=\"host-w-b\"}"), "w-b published no disk use");
+    assertEquals("2", s.get("parl_pending_requests_per_client_max"));
+    assertEquals("500", s.get("parl_pending_requests_per_client_limit"), "the master's cap, not the monitor's");
+    assertEquals("9", s.get("parl_gateway_connections"));
+    assertEquals("1024", s.get("parl_gateway_connections_limit"));
+    assertEquals("4", s.get("parl_gateway_connections_per_address_max"));
+    assertEquals("64", s.get("parl_gateway_connections_per_address_limit"));
+    assertEquals("1", s.get("parl_gateway_connections_authenticating"));
+    assertEquals("32", s.get("parl_gateway_connections_authenticating_limit"));
+    assertEquals("6", s.get("parl_gateway_connections_refused_total"));
+    assertTrue(t.contains("# TYPE parl_gateway_connections_refused_total counter\n"), t);
+    assertTrue(t.contains("# HELP parl_worker_job_logs_bytes "), t);
+  }
+
+  @Test
+  void withoutTheGatewaysFiguresThePerClientCapIsTheMonitors() {
+    Map<String, String> s = samples();
+    assertEquals("0", s.get("parl_pending_requests_per_client_max"));
+    assertEquals("1000", s.get("parl_pending_requests_per_client_limit"));
+    assertEquals(null, s.get("parl_gateway_connections"));
   }
 }

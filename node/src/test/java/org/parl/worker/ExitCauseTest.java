@@ -28,4 +28,23 @@ class ExitCauseTest {
     assertEquals("memory limit: its Java heap filled maxMemoryMb=256 (OutOfMemoryError)",
         ExitCause.of(process(256), JobLauncher.OOM_EXIT));
   }
+
+  @Test
+  void theLimitIsNamedOnlyWhenTheJvmHaltedForOutOfMemory() {
+    JobProcess halted = process(128);
+    assertEquals("memory limit: its Java heap filled maxMemoryMb=128 (OutOfMemoryError)", ExitCause.of(halted, JobLauncher.OOM_EXIT));
+    JobProcess exitedItself = process(128);
+    exitedItself.exitedItself = true; // System.exit(3) from the actor's code: its last words came
+    assertEquals("the job process exited with status 3", ExitCause.of(exitedItself, JobLauncher.OOM_EXIT));
+  }
+
+  @Test
+  void aJobThatStoppedItselfSaysWhyAndAKillStillWins() {
+    JobProcess p = process(128);
+    p.exitedItself = true;
+    p.stopCause = "its client sent a payload of 100.0 MiB that the job's heap cannot hold";
+    assertEquals(p.stopCause, ExitCause.of(p, 1));
+    p.killCause = "stopped by its client";
+    assertEquals("stopped by its client", ExitCause.of(p, 137));
+  }
 }

@@ -74,6 +74,24 @@ public final class Frames {
    * @throws BadFrameException for a length that is impossible or over {@code maxPayload}
    */
   public static Frame read(DataInputStream in, byte[] reuse, int maxPayload) throws IOException {
+    return read(in, reuse, maxPayload, n -> { });
+  }
+
+  /** Checks a payload's length before an array is allocated for it; throws to refuse it. */
+  @FunctionalInterface
+  public interface RoomCheck {
+    void check(int length) throws IOException;
+  }
+
+  /**
+   * Reads one frame into {@code reuse} when it is large enough; else {@code room} may refuse the
+   * payload's length, before a new array is allocated for it (the frame's payload is then unread).
+   */
+  public static Frame read(DataInputStream in, byte[] reuse, RoomCheck room) throws IOException {
+    return read(in, reuse, MAX_PAYLOAD, room);
+  }
+
+  private static Frame read(DataInputStream in, byte[] reuse, int maxPayload, RoomCheck room) throws IOException {
     int length = in.readInt();
     if (length < 9) {
       throw new BadFrameException("bad frame length " + length);
@@ -84,7 +102,11 @@ public final class Frames {
     byte type = in.readByte();
     long id = in.readLong();
     int n = length - 9;
-    byte[] payload = reuse != null && reuse.length >= n ? reuse : new byte[n];
+    boolean fits = reuse != null && reuse.length >= n;
+    if (!fits) {
+      room.check(n);
+    }
+    byte[] payload = fits ? reuse : new byte[n];
     in.readFully(payload, 0, n);
     return new Frame(type, id, payload, n);
   }
