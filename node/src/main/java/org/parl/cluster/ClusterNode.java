@@ -113,16 +113,6 @@ public final class ClusterNode {
     });
   }
 
-  /** True while the member with this Hazelcast UUID is part of the cluster. */
-  public boolean isMember(String memberId) {
-    for (Member m : hazelcast().getCluster().getMembers()) {
-      if (m.getUuid().toString().equals(memberId)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /**
    * The member that announces this Vert.x node id, when exactly one does: node ids are attributes
    * that members set themselves, so a second member announcing the same one makes it ambiguous.

@@ -222,11 +222,6 @@ public final class GatewayVerticle extends VerticleBase {
     door.admit(session, line -> received(session, line));
   }
 
-  /** Connections refused by a cap since the gateway started. */
-  public long refusedConnections() {
-    return caps.refused();
-  }
-
   private void received(GatewaySession session, Buffer line) {
     GatewayRequest request;
     try {
