@@ -17,6 +17,8 @@ import org.parl.security.ClusterToken;
  */
 final class MasterWatch {
 
+  private static final long NO_MASTER_GRACE_MS = 2_000;
+
   private MasterWatch() {}
 
   /**
@@ -28,8 +30,13 @@ final class MasterWatch {
   static MasterDirectory follow(ClusterNode node, ClusterToken token, ClusterInfo info, Consumer<String> lastGone) {
     MasterDirectory directory = new MasterDirectory(node, token);
     node.vertx().eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
-      if (m.body() instanceof MastersChanged e && e.active() == null) {
-        lastGone.accept("the master at " + e.previousAddress() + " (member " + e.previous() + ")");
+      if (m.body() instanceof MastersChanged e && e.active() == null && e.previous() != null) {
+        // believed after a moment: a master whose record was lost writes it again at once
+        node.vertx().setTimer(NO_MASTER_GRACE_MS, t -> {
+          if (directory.current().active().isEmpty()) {
+            lastGone.accept("the master at " + e.previousAddress() + " (member " + e.previous() + ")");
+          }
+        });
       }
     });
     Nodes.deploy(node.vertx(), directory);

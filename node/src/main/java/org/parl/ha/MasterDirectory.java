@@ -31,13 +31,17 @@ import org.slf4j.LoggerFactory;
 public final class MasterDirectory extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(MasterDirectory.class);
+  private static final long RETRY_MS = 250;
 
   private final ClusterNode node;
   private final ClusterToken token;
   private IMap<String, String> map;
   private volatile Masters current = Masters.NONE;
+  /** This master's own record once announced (null on workers and monitors): kept in the map. */
+  private volatile MasterRecord self;
   private boolean reading;
   private boolean readAgain;
+  private boolean readFailing;
   /** Completed on each read: {@link #announce} waits for its own record to appear. */
   private final List<Promise<Masters>> readers = new ArrayList<>();
 
@@ -63,16 +67,17 @@ public final class MasterDirectory extends VerticleBase {
    * Publishes this master's record; completes once this node's view includes it, with that view.
    * Runs on any thread.
    */
-  public Future<Masters> announce(MasterRecord self) {
+  public Future<Masters> announce(MasterRecord own) {
+    this.self = own;
     Promise<Masters> seen = Promise.promise();
     context.runOnContext(v -> vertx.<Void>executeBlocking(() -> {
-      map.put(self.memberId(), self.sign(token));
+      map.put(own.memberId(), own.sign(token));
       return null;
     }, false).compose(put -> read()).onComplete(ar -> {
-      if (ar.succeeded() && ar.result().byMember(self.memberId()).isPresent()) {
+      if (ar.succeeded() && ar.result().byMember(own.memberId()).isPresent()) {
         seen.complete(ar.result());
       } else if (ar.succeeded()) {
-        seen.fail("the master record of " + self.memberId() + " is not visible in the cluster after writing it");
+        seen.fail("the master record of " + own.memberId() + " is not visible in the cluster after writing it");
       } else {
         seen.fail(ar.cause());
       }
@@ -92,9 +97,14 @@ public final class MasterDirectory extends VerticleBase {
     vertx.executeBlocking(this::elect, false).onComplete(ar -> {
       reading = false;
       if (ar.succeeded()) {
+        readFailing = false;
         changed(ar.result());
-      } else {
-        log.warn("could not read the cluster's masters: {}", ar.cause().getMessage());
+      } else { // a partition being migrated after a member died, say: read again shortly
+        if (!readFailing) {
+          log.warn("could not read the cluster's masters (trying again): {}", ar.cause().getMessage());
+        }
+        readFailing = true;
+        vertx.setTimer(RETRY_MS, t -> read());
       }
       if (readAgain) {
         readAgain = false;
@@ -112,6 +122,12 @@ public final class MasterDirectory extends VerticleBase {
     List<String> members = new ArrayList<>();
     for (Member m : node.hazelcast().getCluster().getMembers()) {
       members.add(m.getUuid().toString());
+    }
+    MasterRecord own = self;
+    if (own != null && !map.containsKey(own.memberId())) {
+      // lost with a partition whose primary and backup members died together: written again
+      log.warn("this master's record was lost from the cluster map: writing it again");
+      map.put(own.memberId(), own.sign(token));
     }
     Map<String, MasterRecord> records = new HashMap<>();
     for (Map.Entry<String, String> e : map.entrySet()) {

@@ -65,7 +65,7 @@ public final class ActiveRole extends VerticleBase {
         log.info("this master is now the active one: starting the JobCenter");
         vertx.deployVerticle(jobCenter.get()).<Void>mapEmpty().onComplete(active);
       }
-    } else if (deployed) {
+    } else if (deployed && activeMember != null) { // none for a moment (a record being written again) is not another
       demoted.accept("another master (member " + activeMember + ") is active now: this one was cut off from the "
           + "cluster, and stops; restart it with --standby to stand by again");
     }

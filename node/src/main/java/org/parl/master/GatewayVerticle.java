@@ -161,7 +161,7 @@ public final class GatewayVerticle extends VerticleBase {
     });
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
       if (m.body() instanceof MastersChanged e && e.active() != null) {
-        placer.activeChanged();
+        placer.activeChanged(e.active());
       }
     });
     node.onMemberRemoved(left -> context.runOnContext(v -> forgetClientsOf(left.memberId())));

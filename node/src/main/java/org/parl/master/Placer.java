@@ -21,6 +21,7 @@ import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.JobCenterCalls;
+import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.JobPlacement;
@@ -48,6 +49,8 @@ final class Placer {
   /** This member's node id: requests to verticles in this same process skip the cluster lookup. */
   private final String nodeId;
   private final Supplier<Masters> masters;
+  /** The active master that allocations were last sent to. */
+  private String lastActive;
   private final PeerRequests launches = new PeerRequests();
   /** Allocations waiting for the JobCenter's answer. */
   private final Set<Waiting> waiting = new LinkedHashSet<>();
@@ -72,6 +75,7 @@ final class Placer {
     this.vertx = vertx;
     this.nodeId = nodeId;
     this.masters = masters;
+    this.lastActive = masters.get().active().map(MasterRecord::memberId).orElse(null);
   }
 
   /** Resources, then a running job process: where the client finds it. */
@@ -103,8 +107,15 @@ final class Placer {
     });
   }
 
-  /** A new master became active: what waited at the old one is asked of it. */
-  void activeChanged() {
+  /**
+   * The directory says who is active: if another master than before, what waited at the old one is
+   * asked of the new one (the same one again after a moment with none changes nothing).
+   */
+  void activeChanged(String active) {
+    if (active.equals(lastActive)) {
+      return;
+    }
+    lastActive = active;
     for (Waiting w : List.copyOf(waiting)) {
       submit(w);
     }

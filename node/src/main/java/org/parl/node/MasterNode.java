@@ -130,6 +130,10 @@ public final class MasterNode implements AutoCloseable {
       ActiveRole role = new ActiveRole(node.memberId(), directory, () -> new JobCenterVerticle(node, s.type(),
           s.maxGpusPerActor(), limits.maxWaitingPerClient(), directory::current), demoted);
       Nodes.deploy(vertx, role);
+      if (joined != null) { // a standby that takes over describes the cluster from then on (the map entry may be lost)
+        role.active().onSuccess(v -> vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
+            .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())));
+      }
       Masters view = Nodes.await(directory.announce(new MasterRecord(node.memberId(), info.get().address(), monitor.url())),
           "announcing this master");
       if (joined == null || view.isActive(node.memberId())) {

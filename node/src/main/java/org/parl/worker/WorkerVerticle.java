@@ -35,6 +35,7 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.ha.JobCenterCalls;
+import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
 import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
@@ -59,6 +60,7 @@ public final class WorkerVerticle extends VerticleBase {
   /** Per attempt while following a new active master: a request sent to the one that died is not waited for long. */
   private static final long REREGISTER_TIMEOUT_MS = 2_000;
   private static final long END_TIMEOUT_MS = 30_000;
+  static final long NO_MASTER_GRACE_MS = 2_000;
   static final long STATS_MS = 2_000;
   static final long WARM_REFILL_DELAY_MS = 300;
 
@@ -72,6 +74,10 @@ public final class WorkerVerticle extends VerticleBase {
   private int registration;
   /** What this worker registers as (with the jobs it runs at each registration). */
   private RegisterWorker identity;
+  /** The active master this worker registered with last. */
+  private String followed;
+  /** The last change that left no master, whose gateway is probed if none comes back. */
+  private MastersChanged lastLost;
   private Fence fence;
   private JobSupervisor jobs;
   private MapPublisher stats;
@@ -98,27 +104,38 @@ public final class WorkerVerticle extends VerticleBase {
     this.fencing = fencing;
   }
 
-  /** The active master changed: follow the new one with this worker's jobs, or fence when none is left. */
+  /**
+   * The active master changed: follow the new one with this worker's jobs, or fence when none is
+   * left. "None" is believed only after {@link #NO_MASTER_GRACE_MS}: a master whose record was lost
+   * with two members that died together writes it again at once.
+   */
   private void mastersChanged(MastersChanged e) {
     if (e.active() == null) {
-      if (fence != null && e.previousAddress() != null) {
-        fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
+      if (e.previous() != null) {
+        lastLost = e;
       }
+      vertx.setTimer(NO_MASTER_GRACE_MS, t -> {
+        if (fence != null && masters.get().active().isEmpty() && lastLost != null && lastLost.previousAddress() != null) {
+          fence.masterLost(HostPort.parse(lastLost.previousAddress()), lastLost.previous());
+        }
+      });
       return;
     }
-    if (e.previous() == null || identity == null || jobs.stopping() || (fence != null && fence.masterGone())) {
+    if (e.active().equals(followed) || identity == null || jobs.stopping() || (fence != null && fence.masterGone())) {
       return;
     }
+    followed = e.active();
     log.info("following the new active master (member {}): reporting {} job(s)", e.active(), granted.size());
     Promise<Registered> done = Promise.promise();
     attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REREGISTER_TIMEOUT_MS, ++registration, done);
     done.future().onFailure(err -> {
       log.warn("the new active master did not take this worker's report: {}", err.getMessage());
-      if (fence != null) {
+      if (fence != null && e.previousAddress() != null) {
         fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
       }
     });
   }
+
 
   @Override
   public Future<?> start() {
@@ -306,6 +323,7 @@ public final class WorkerVerticle extends VerticleBase {
     }
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
         settings.cpus(), settings.gpus(), cards);
+    followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
     Promise<Registered> done = Promise.promise();
     attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REGISTER_TIMEOUT_MS, ++registration, done);
     return done.future();
