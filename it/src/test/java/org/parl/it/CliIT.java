@@ -129,18 +129,9 @@ class CliIT {
       assertTrue(metrics.contains("\nparl_gateway_connections_per_address_limit 3\n"), metrics);
       assertTrue(metrics.contains("\nparl_limit{name=\"gateway.maxConnectionsPerAddress\"} 3\n"), metrics);
       List<GatewayPeer> peers = new ArrayList<>();
-      String refusal = null;
+      String refusal;
       try {
-        while (refusal == null && peers.size() < 10) {
-          GatewayPeer p = new GatewayPeer(cluster.address);
-          peers.add(p);
-          String first = p.readLine();
-          assertNotNull(first, "the gateway said nothing to connection " + peers.size());
-          JsonObject line = new JsonObject(first);
-          if ("Failed".equals(line.getString("type"))) {
-            refusal = line.getString("message");
-          }
-        }
+        refusal = GatewayPeer.openUntilRefused(cluster.address, peers, 10);
       } finally {
         for (GatewayPeer p : peers) {
           p.close();

@@ -1,6 +1,9 @@
 package org.parl.it;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -103,6 +107,24 @@ final class GatewayPeer implements AutoCloseable {
   @Override
   public void close() throws IOException {
     socket.close();
+  }
+
+  /**
+   * Opens connections from this address (kept in {@code peers}, for the caller to close) until the
+   * gateway refuses one, at most {@code most}; the refusal's message, or null when none was refused.
+   */
+  static String openUntilRefused(String address, List<GatewayPeer> peers, int most) throws Exception {
+    while (peers.size() < most) {
+      GatewayPeer p = new GatewayPeer(address);
+      peers.add(p);
+      String first = p.readLine();
+      assertNotNull(first, "the gateway said nothing to connection " + peers.size());
+      JsonObject line = new JsonObject(first);
+      if ("Failed".equals(line.getString("type"))) {
+        return line.getString("message");
+      }
+    }
+    return null;
   }
 
   /** Takes any certificate: the handshake checks it (the gateway's or a job's proof is bound to it). */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -202,17 +201,11 @@ class LimitsIT {
 
   /** Opens connections from this address (kept in {@code peers}) until the gateway refuses one; its refusal. */
   private String connectUntilRefused(List<GatewayPeer> peers) throws Exception {
-    while (peers.size() < 70) {
-      GatewayPeer p = new GatewayPeer(cluster.address);
-      peers.add(p);
-      String first = p.readLine();
-      assertNotNull(first, "the gateway said nothing to connection " + peers.size());
-      JsonObject line = new JsonObject(first);
-      if ("Failed".equals(line.getString("type"))) {
-        return line.getString("message");
-      }
+    String refusal = GatewayPeer.openUntilRefused(cluster.address, peers, 70);
+    if (refusal == null) {
+      throw new AssertionError("70 connections from one address were all accepted");
     }
-    throw new AssertionError("70 connections from one address were all accepted");
+    return refusal;
   }
 
   /**

@@ -1,7 +1,6 @@
 package org.parl.worker;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.MapPublisher;
-import org.parl.control.ControlReply;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
@@ -28,7 +26,6 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 import org.parl.control.JobView;
 import org.parl.control.LocalEvent.MastersChanged;
-import org.parl.control.Request;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
@@ -126,9 +123,7 @@ public final class WorkerVerticle extends VerticleBase {
     }
     followed = e.active();
     log.info("following the new active master (member {}): reporting {} job(s)", e.active(), granted.size());
-    Promise<Registered> done = Promise.promise();
-    attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REREGISTER_TIMEOUT_MS, ++registration, done);
-    done.future().onFailure(err -> {
+    register(REREGISTER_TIMEOUT_MS).onFailure(err -> {
       log.warn("the new active master did not take this worker's report: {}", err.getMessage());
       if (fence != null && e.previousAddress() != null) {
         fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
@@ -260,10 +255,8 @@ public final class WorkerVerticle extends VerticleBase {
       return; // the JobCenter drops this worker's jobs when it leaves the cluster
     }
     // while a new active master rebuilds the pool there is no JobCenter for a moment: the end is retried
-    Promise<Done> told = Promise.promise();
-    request(new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), System.currentTimeMillis() + END_TIMEOUT_MS,
-        END_TIMEOUT_MS, told);
-    told.future().onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
+    JobCenterCalls.request(vertx, masters, new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
+        .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
     topUpWarm();
   }
 
@@ -324,39 +317,29 @@ public final class WorkerVerticle extends VerticleBase {
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
         settings.cpus(), settings.gpus(), cards);
     followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
-    Promise<Registered> done = Promise.promise();
-    attemptRegister(System.currentTimeMillis() + REGISTER_DEADLINE_MS, REGISTER_TIMEOUT_MS, ++registration, done);
-    return done.future();
-  }
-
-  /** Registers with the jobs running now; the JobCenter's list of jobs it could not adopt is stopped. */
-  private void attemptRegister(long deadline, long attemptMs, int which, Promise<Registered> done) {
-    Promise<Registered> answered = Promise.promise();
-    request(identity.running(List.copyOf(granted.values())), deadline, attemptMs, answered);
-    answered.future().onComplete(ar -> {
-      if (which != registration) {
-        done.tryFail("superseded by a later registration");
-        return;
-      }
-      if (ar.succeeded()) {
-        for (String jobId : ar.result().stop()) {
-          log.warn("the JobCenter did not adopt job {} (its resources conflict): stopping it", jobId);
-          jobs.kill(jobId, "the new active master could not adopt it");
-        }
-      }
-      done.handle(ar);
-    });
+    return register(REGISTER_TIMEOUT_MS);
   }
 
   /**
-   * A request to the active master's JobCenter, tried again until {@code deadline} while nobody
-   * answers: the first send from a freshly joined node can find no handler while the subscription
-   * map is still migrating (DESIGN-NOTES), and during a takeover there is no JobCenter for a moment.
-   * A refusal by the JobCenter is final.
+   * Registers with the jobs running now, tried again for a while when nobody answers (see
+   * {@link JobCenterCalls}: a freshly joined node may find no handler yet, and during a takeover there
+   * is no JobCenter for a moment); the JobCenter's list of jobs it could not adopt is stopped. An
+   * answer to a registration that a later one superseded is ignored.
    */
-  private <R extends ControlReply> void request(Request<R> request, long deadline, long attemptMs, Promise<R> done) {
-    JobCenterCalls.request(vertx, masters, request, Math.max(1, deadline - System.currentTimeMillis()), attemptMs)
-        .onComplete(done);
+  private Future<Registered> register(long attemptMs) {
+    int which = ++registration;
+    return JobCenterCalls.request(vertx, masters, identity.running(List.copyOf(granted.values())), REGISTER_DEADLINE_MS,
+            attemptMs)
+        .compose(r -> {
+          if (which != registration) {
+            return Future.failedFuture("superseded by a later registration");
+          }
+          for (String jobId : r.stop()) {
+            log.warn("the JobCenter did not adopt job {} (its resources conflict): stopping it", jobId);
+            jobs.kill(jobId, "the new active master could not adopt it");
+          }
+          return Future.succeededFuture(r);
+        });
   }
 
 }
