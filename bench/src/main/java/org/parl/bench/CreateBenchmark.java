@@ -48,7 +48,19 @@ final class CreateBenchmark {
   }
 
   private void warm() throws Exception {
-    log.info("measuring warm actor creation ({} creates, each with the warm pool full and idle)", plan.warmCreates());
+    log.info("{} warm-up creates, then measuring warm actor creation ({} creates, each with the warm pool full and idle)",
+        plan.warmupCreates(), plan.warmCreates());
+    Samples warmup = new Samples(plan.warmupCreates());
+    for (int i = 0; i < plan.warmupCreates(); i++) {
+      pool.awaitIdle(warmJobs);
+      long t0 = System.nanoTime();
+      RemoteActor<BenchActor> a = create();
+      warmup.add(System.nanoTime() - t0);
+      a.proxy().noop();
+      a.close();
+    }
+    report.add(new Metric("create_first_p50_ms", "actor create, the first " + plan.warmupCreates() + " of the cluster, p50",
+        warmup.millis(50), "ms", null, null, null));
     Samples creates = new Samples(plan.warmCreates());
     Samples closes = new Samples(plan.warmCreates());
     for (int i = 0; i < plan.warmCreates(); i++) {
@@ -62,8 +74,8 @@ final class CreateBenchmark {
       creates.add(t1 - t0);
       closes.add(System.nanoTime() - t2);
     }
-    report.add(new Metric("create_warm_p50_ms", "actor create, warm pool ready, p50", creates.millis(50), "ms", "12 ms",
-        Target.atMost(5, "<= 5 ms"), null));
+    report.add(new Metric("create_warm_p50_ms", "actor create, warm pool ready, p50", creates.millis(50), "ms", "14.9 ms",
+        Target.atMost(7, "<= 7 ms"), null));
     report.add(new Metric("create_warm_p90_ms", "actor create, warm pool ready, p90", creates.millis(90), "ms", null, null, null));
     report.add(new Metric("close_p50_ms", "actor close (until its CPU is back), p50", closes.millis(50), "ms", null, null, null));
   }
@@ -88,9 +100,9 @@ final class CreateBenchmark {
         cycles.add(System.nanoTime() - t0);
       }
       report.add(new Metric("create_b2b_p50_ms", "create in back-to-back create+close, p50", creates.millis(50), "ms",
-          "24 ms", null, null));
+          "22.5 ms", Target.atMost(11, "<= 11 ms"), null));
       report.add(new Metric("create_b2b_p90_ms", "create in back-to-back create+close, p90", creates.millis(90), "ms",
-          "1 000 ms", Target.atMost(15, "<= 15 ms"), null));
+          "1 024 ms", Target.atMost(30, "<= 30 ms"), null));
       report.add(new Metric("create_close_cycle_p50_ms", "back-to-back create+close cycle, p50", cycles.millis(50), "ms",
           null, null, null));
       report.add(new Metric("create_b2b_cold_count", "back-to-back creates over 100 ms (no warm job ready)",

@@ -67,6 +67,12 @@ public final class WorkerVerticle extends VerticleBase {
   private final Fencing fencing;
   /** The jobs this worker runs or launches, as granted: what it reports to a new active master. */
   private final Map<String, JobState> granted = new LinkedHashMap<>();
+  /**
+   * Counts the times the warm pool was found full. A refill delayed after a create starts a JVM only
+   * if the pool was not full since: under create+close churn the process taken comes back (job reuse)
+   * before the delay is over, and a JVM started meanwhile would only be stopped again as a spare.
+   */
+  private long warmPoolFull;
   /** Counts registrations, so that an answer to a superseded one is ignored. */
   private int registration;
   /** What this worker registers as (with the jobs it runs at each registration). */
@@ -209,7 +215,12 @@ public final class WorkerVerticle extends VerticleBase {
     // while other warm processes are ready, start the replacement a moment later: a JVM start
     // takes both cores of a small host, and the client is still setting its new actor up
     if (jobs.warm(gpus).isPresent()) {
-      vertx.setTimer(WARM_REFILL_DELAY_MS, t -> topUpWarm());
+      long fullBefore = warmPoolFull;
+      vertx.setTimer(WARM_REFILL_DELAY_MS, t -> {
+        if (warmPoolFull == fullBefore) {
+          topUpWarm();
+        }
+      });
     } else {
       topUpWarm();
     }
@@ -270,6 +281,7 @@ public final class WorkerVerticle extends VerticleBase {
     }
     List<Integer> next = nextWarm();
     if (next == null) {
+      warmPoolFull++;
       return;
     }
     warming = true;
