@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.parl.ConnectOptions;
@@ -70,6 +71,8 @@ public final class BenchRun {
   private final Report report = new Report();
   private final JavaCommand java;
   private Path dir;
+  /** The plain-TCP echo server's JVM: the baseline of the job memory rows. */
+  private ProcessHandle echoJvm;
   /** The token of the clusters the benchmark starts itself. */
   private Path token;
 
@@ -105,6 +108,7 @@ public final class BenchRun {
       int echoPort = Integer.parseInt(echo.awaitLine(ECHO_PORT, 0, Duration.ofSeconds(30))
           .orElseThrow(() -> new IllegalStateException("the plain-TCP echo server did not start: " + echo.tail(3)))
           .group(1));
+      echoJvm = ProcessHandle.of(echo.pid()).orElse(null);
       LocalCluster own = null;
       if (options.address() == null) {
         log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
@@ -199,8 +203,8 @@ public final class BenchRun {
       } finally {
         actors.forEach(RemoteActor::close);
       }
-      new CreateBenchmark(plan, parl, pool, warmJobs, own != null ? LocalCluster.CPUS - 1 : 0, report).run();
-      new ConnectBenchmark(plan, java, children, dir, address, clusterToken, pool, warmJobs, report).run();
+      new CreateBenchmark(plan, parl, pool, warmJobs, own != null ? LocalCluster.CPUS - 1 : 0, report, tcp).run();
+      new ConnectBenchmark(plan, java, children, dir, address, clusterToken, pool, warmJobs, report, tcp).run();
     }
     if (own != null) {
       children.stop(own.master);
@@ -230,10 +234,17 @@ public final class BenchRun {
     children.stop(tls.master);
   }
 
-  /** The median resident memory of these job processes, as a row with its target; none when none is left. */
+  /**
+   * The median resident memory of these job processes, as a row with its target and its ratio to the
+   * plain-TCP echo server's JVM (an idle plain Java process, measured at the same moment); none when
+   * none is left.
+   */
   private void jobMemory(String key, String name, List<ProcessHandle> jobs) {
+    OptionalDouble plain = echoJvm == null ? OptionalDouble.empty() : JobMemory.medianMb(List.of(echoJvm));
     JobMemory.medianMb(jobs).ifPresent(mb -> report.add(new Metric(key, name + " of " + jobs.size(), mb, "MB", "105 MB",
-        Target.atMost(50, "<= 50 MB"), null)));
+        Target.atMost(50, "<= 50 MB"), plain.isPresent() ? mb / plain.getAsDouble() : null)));
+    plain.ifPresent(mb -> report.add(new Metric(key + "_tcp", "plain TCP baseline: the echo server JVM, resident memory", mb,
+        "MB", null, null, null)));
   }
 
   /**

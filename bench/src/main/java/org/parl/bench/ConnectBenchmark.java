@@ -23,6 +23,7 @@ final class ConnectBenchmark {
   private static final Pattern RESULT = Pattern.compile(
       "parl bench probe: connectMs=([\\d.]+) createMs=([\\d.]+) firstCallMs=([\\d.]+)");
   private static final Pattern FAILED = Pattern.compile("parl bench probe failed: (.*)");
+  private static final Pattern TCP_DONE = Pattern.compile("parl bench tcp probe done");
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private final BenchPlan plan;
@@ -34,10 +35,13 @@ final class ConnectBenchmark {
   private final JobPool pool;
   private final int warmJobs;
   private final Report report;
+  private final TcpEcho tcp;
 
-  /** @param tokenFile the cluster's token file, or null when the probes find the token as users do */
+  /**
+   * @param tcp the plain-TCP baseline: each probe is followed by a fresh JVM that makes one round trip to its server
+   * @param tokenFile the cluster's token file, or null when the probes find the token as users do */
   ConnectBenchmark(BenchPlan plan, JavaCommand java, ChildProcesses children, Path dir, String address, Path tokenFile,
-      JobPool pool, int warmJobs, Report report) {
+      JobPool pool, int warmJobs, Report report, TcpEcho tcp) {
     this.plan = plan;
     this.java = java;
     this.children = children;
@@ -47,6 +51,7 @@ final class ConnectBenchmark {
     this.pool = pool;
     this.warmJobs = warmJobs;
     this.report = report;
+    this.tcp = tcp;
   }
 
   void run() throws Exception {
@@ -56,6 +61,7 @@ final class ConnectBenchmark {
     Samples create = new Samples(plan.probes());
     Samples firstCall = new Samples(plan.probes());
     Samples startToFirstCall = new Samples(plan.probes());
+    Samples tcpProgram = new Samples(plan.probes());
     for (int i = 0; i < plan.probes(); i++) {
       pool.awaitIdle(warmJobs);
       long t0 = System.nanoTime();
@@ -80,9 +86,13 @@ final class ConnectBenchmark {
       } finally {
         children.stop(p);
       }
+      tcpProgram.add(tcpProgram(i));
     }
     report.add(new Metric("program_first_call_p50_ms", "program start to first answered call (fresh JVM), p50",
-        startToFirstCall.millis(50), "ms", "600 ms", Target.atMost(300, "<= 300 ms"), null));
+        startToFirstCall.millis(50), "ms", "600 ms", Target.atMost(300, "<= 300 ms"),
+        startToFirstCall.millis(50) / tcpProgram.millis(50)));
+    report.add(new Metric("tcp_program_p50_ms", "plain TCP baseline: fresh JVM start to its first echo, p50",
+        tcpProgram.millis(50), "ms", null, null, null));
     report.add(new Metric("connect_p50_ms", "Parl.connect in a fresh JVM, p50", connect.millis(50), "ms", "20 ms",
         null, null));
     report.add(new Metric("connect_from_spawn_p50_ms", "fresh JVM: process start to connected, p50",
@@ -91,6 +101,21 @@ final class ConnectBenchmark {
         null, null, null));
     report.add(new Metric("fresh_first_call_p50_ms", "fresh JVM: first call, p50", firstCall.millis(50), "ms",
         null, null, null));
+  }
+
+  /** A fresh JVM's start to its first plain-TCP round trip (TcpProbe), in nanoseconds. */
+  private long tcpProgram(int i) throws Exception {
+    long t0 = System.nanoTime();
+    ChildProcess p = children.add(ChildProcess.start("tcp-probe-" + i, java.program(TcpProbe.class,
+        List.of(String.valueOf(tcp.port()))), Map.of(), dir.resolve("tcp-probe-" + i + ".log")));
+    try {
+      if (p.awaitLine(TCP_DONE, 0, TIMEOUT).isEmpty()) {
+        throw new IllegalStateException("a plain-TCP probe failed: " + p.tail(3) + " (log: " + p.log() + ")");
+      }
+      return System.nanoTime() - t0;
+    } finally {
+      children.stop(p);
+    }
   }
 
   private static long nanos(String millis) {

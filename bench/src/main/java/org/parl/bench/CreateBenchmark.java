@@ -24,18 +24,32 @@ final class CreateBenchmark {
   private final int warmJobs;
   private final int hold;
   private final Report report;
+  private final TcpEcho tcp;
+  /** The baseline's median, measured alongside the warm creates. */
+  private double tcpConnectMs;
 
   /**
    * @param warmJobs warm job processes the worker keeps (4 on the benchmark's own cluster)
    * @param hold actors to keep while cycling, so that each create needs the CPU just freed
+   * @param tcp the plain-TCP baseline: a new connection to its server and one round trip, after each measured create
    */
-  CreateBenchmark(BenchPlan plan, ParlClient parl, JobPool pool, int warmJobs, int hold, Report report) {
+  CreateBenchmark(BenchPlan plan, ParlClient parl, JobPool pool, int warmJobs, int hold, Report report, TcpEcho tcp) {
     this.plan = plan;
     this.parl = parl;
     this.pool = pool;
     this.warmJobs = warmJobs;
     this.hold = hold;
     this.report = report;
+    this.tcp = tcp;
+  }
+
+  /** The baseline of a create: a new plain-TCP connection and one 16-byte round trip, in nanoseconds. */
+  private long tcpConnect() throws Exception {
+    long t0 = System.nanoTime();
+    try (TcpEcho c = new TcpEcho(tcp.port())) {
+      c.roundTrip(new byte[16]);
+    }
+    return System.nanoTime() - t0;
   }
 
   private RemoteActor<BenchActor> create() {
@@ -63,6 +77,7 @@ final class CreateBenchmark {
         warmup.millis(50), "ms", null, null, null));
     Samples creates = new Samples(plan.warmCreates());
     Samples closes = new Samples(plan.warmCreates());
+    Samples connects = new Samples(plan.warmCreates());
     for (int i = 0; i < plan.warmCreates(); i++) {
       pool.awaitIdle(warmJobs);
       long t0 = System.nanoTime();
@@ -73,9 +88,13 @@ final class CreateBenchmark {
       a.close();
       creates.add(t1 - t0);
       closes.add(System.nanoTime() - t2);
+      connects.add(tcpConnect());
     }
+    tcpConnectMs = connects.millis(50);
+    report.add(new Metric("tcp_connect_p50_ms", "plain TCP baseline: new connection and one 16 B round trip, p50",
+        tcpConnectMs, "ms", null, null, null));
     report.add(new Metric("create_warm_p50_ms", "actor create, warm pool ready, p50", creates.millis(50), "ms", "14.9 ms",
-        Target.atMost(7, "<= 7 ms"), null));
+        Target.atMost(7, "<= 7 ms"), creates.millis(50) / tcpConnectMs));
     report.add(new Metric("create_warm_p90_ms", "actor create, warm pool ready, p90", creates.millis(90), "ms", null, null, null));
     report.add(new Metric("close_p50_ms", "actor close (until its CPU is back), p50", closes.millis(50), "ms", null, null, null));
   }
@@ -100,9 +119,9 @@ final class CreateBenchmark {
         cycles.add(System.nanoTime() - t0);
       }
       report.add(new Metric("create_b2b_p50_ms", "create in back-to-back create+close, p50", creates.millis(50), "ms",
-          "22.5 ms", Target.atMost(11, "<= 11 ms"), null));
+          "22.5 ms", Target.atMost(11, "<= 11 ms"), creates.millis(50) / tcpConnectMs));
       report.add(new Metric("create_b2b_p90_ms", "create in back-to-back create+close, p90", creates.millis(90), "ms",
-          "1 024 ms", Target.atMost(30, "<= 30 ms"), null));
+          "1 024 ms", Target.atMost(30, "<= 30 ms"), creates.millis(90) / tcpConnectMs));
       report.add(new Metric("create_close_cycle_p50_ms", "back-to-back create+close cycle, p50", cycles.millis(50), "ms",
           null, null, null));
       report.add(new Metric("create_b2b_cold_count", "back-to-back creates over 100 ms (no warm job ready)",
