@@ -35,6 +35,8 @@ final class JobProcess {
   final SharedSecret secret;
   /** Whether this is a process taken back after an earlier actor (it then writes to its own log when assigned). */
   final boolean reused;
+  /** Actors this OS process served before this life: its code for serving one is compiled (JIT) the more, the higher. */
+  final int actorsServed;
   /** Whether its data port speaks TLS (the cluster's {@code --encrypt-data}). */
   boolean encryptData;
   Process process;
@@ -73,6 +75,7 @@ final class JobProcess {
     this.workDir = workDir;
     this.secret = SharedSecret.random();
     this.reused = false;
+    this.actorsServed = 0;
   }
 
   /** The same process taken back for the next actor: recycling until it says ready again. */
@@ -85,6 +88,7 @@ final class JobProcess {
     this.workDir = previous.workDir;
     this.secret = previous.secret;
     this.reused = true;
+    this.actorsServed = previous.actorsServed + 1;
     this.encryptData = previous.encryptData;
     this.process = previous.process;
     this.control = previous.control;

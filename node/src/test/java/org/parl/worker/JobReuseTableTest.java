@@ -54,4 +54,29 @@ class JobReuseTableTest {
     assertEquals(Optional.empty(), table.warm(List.of()), "nor a CPU actor");
     assertSame(first, table.job("job-1").orElseThrow(), "the first job stays in the history");
   }
+
+  @Test
+  void theReadyProcessThatServedTheMostActorsIsOfferedFirst() {
+    JobTable table = new JobTable();
+    JobProcess fresh = process("a-1", List.of());
+    fresh.state = JobProcess.State.IDLE;
+    table.add(fresh);
+    JobProcess used = process("b-1", List.of());
+    table.add(used);
+    table.reserve(used, new JsonObject().put("jobId", "job-1").put("clientId", "c"));
+    JobProcess once = used.takeBack("b-2", Path.of("logs", "b-2.log"));
+    table.ended(used);
+    table.add(once);
+    assertEquals(Optional.of(fresh), table.warm(List.of()), "the one served before is still recycling");
+    once.state = JobProcess.State.IDLE;
+    assertEquals(1, once.actorsServed);
+    assertEquals(Optional.of(once), table.warm(List.of()), "its create and call paths are compiled");
+    table.reserve(once, new JsonObject().put("jobId", "job-2").put("clientId", "c"));
+    JobProcess twice = once.takeBack("b-3", Path.of("logs", "b-3.log"));
+    table.ended(once);
+    table.add(twice);
+    assertEquals(2, twice.actorsServed);
+    table.add(process("c-1", List.of()));
+    assertEquals(Optional.of(fresh), table.warm(List.of()), "ready before starting, however often served");
+  }
 }
