@@ -29,8 +29,17 @@ import java.util.Set;
  */
 public final class SharedArea implements AutoCloseable {
 
-  /** Payloads at least this large go through the area; smaller ones are cheaper on the socket. */
+  /**
+   * Arrays at least this large go through the area. Smaller ones are cheaper on the socket: they
+   * ride in the same write as the rest of the frame, well inside the socket buffers, so the
+   * claim and release of the area (two atomic operations on shared memory) would save nothing.
+   */
   public static final int MIN_BYTES = 64 * 1024;
+
+  /** Directories of areas are named {@code parl-area-PID-RANDOM}, PID being their creator's. */
+  public static final String PREFIX = "parl-area-";
+  /** The file in an area's directory. */
+  public static final String FILE = "area";
 
   private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
   private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
@@ -62,8 +71,9 @@ public final class SharedArea implements AutoCloseable {
     if (size <= 0) {
       throw new IllegalArgumentException("an area needs a positive size, not " + size);
     }
-    Path dir = Files.createTempDirectory(parent, "parl-area-", PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
-    Path file = dir.resolve("area");
+    Path dir = Files.createTempDirectory(parent, PREFIX + ProcessHandle.current().pid() + "-",
+        PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+    Path file = dir.resolve(FILE);
     FileChannel ch = null;
     try {
       ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
@@ -106,10 +116,59 @@ public final class SharedArea implements AutoCloseable {
     FileChannel ch = FileChannel.open(file, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
         LinkOption.NOFOLLOW_LINKS));
     try {
+      if (ch.size() != size) {
+        throw new IOException(file + " changed its size while it was opened");
+      }
       return new SharedArea(file, ch, size);
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /**
+   * Whether {@code file} has the shape of an area's file ({@code PARENT/parl-area-PID-RANDOM/area},
+   * absolute and normalised): a peer may announce no other path, so that it cannot have this
+   * process map some other file of the same user.
+   */
+  public static boolean looksLikeArea(Path file) {
+    Path dir = file.getParent();
+    return file.isAbsolute() && file.normalize().equals(file) && file.getFileName().toString().equals(FILE)
+        && dir != null && dir.getFileName() != null && creator(dir.getFileName().toString()) > 0;
+  }
+
+  /**
+   * Removes the areas under {@code parent} whose creator has died before its peer mapped them (the
+   * only moment at which an area's file exists without an owner to remove it). Only this user's
+   * directories are touched; a failure to remove one is left for the next sweep.
+   */
+  public static void sweep(Path parent) {
+    try (var dirs = Files.newDirectoryStream(parent, PREFIX + "*")) {
+      String me = System.getProperty("user.name");
+      for (Path dir : dirs) {
+        long pid = creator(dir.getFileName().toString());
+        if (pid > 0 && ProcessHandle.of(pid).isEmpty()
+            && Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(me)) {
+          Files.deleteIfExists(dir.resolve(FILE));
+          Files.deleteIfExists(dir);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not this user's to clean, or gone meanwhile: nothing depends on the sweep
+    }
+  }
+
+  /** The creator's pid in an area directory's name, or -1 when the name is not one. */
+  static long creator(String dirName) {
+    if (!dirName.startsWith(PREFIX)) {
+      return -1;
+    }
+    String rest = dirName.substring(PREFIX.length());
+    int dash = rest.indexOf('-');
+    try {
+      return dash > 0 ? Long.parseLong(rest.substring(0, dash)) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
