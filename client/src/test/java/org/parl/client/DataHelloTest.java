@@ -100,7 +100,7 @@ class DataHelloTest {
   }
 
   private DataHello.Opened open(int port, boolean tls) throws IOException {
-    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B));
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B), null);
     open.add(o.connection()::closeSocket);
     return o;
   }

@@ -76,7 +76,7 @@ class DataServerTest {
     byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
     Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7");
     DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
-    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out) -> {
+    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out, shared) -> {
       sessions.add(Thread.currentThread().getName());
       try {
         while (true) {
