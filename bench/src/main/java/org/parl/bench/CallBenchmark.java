@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * The data path: round trips of small calls and of arrays through blocking proxies, throughput
  * with one and several actors, and pipelined async calls, each measured next to the plain-TCP
  * baseline where one applies. On a cluster started with {@code --encrypt-data}, {@link #runEncrypted}
- * measures the same small round trips, 1 MB arrays and throughput, as rows marked TLS.
+ * measures the same small round trips, 1 MB arrays and throughput, as rows marked TLS. The array
+ * rows measure the default path, which for a job on the client's host is shared memory;
+ * {@link #runSocketArrays} measures the socket path (shared memory turned off) as rows marked socket.
  */
 final class CallBenchmark {
 
@@ -58,6 +60,16 @@ final class CallBenchmark {
     arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
     throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
     throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each", null, null);
+  }
+
+  /** The 1 MB and 8 MB echoes of an actor whose client turned shared memory off, keyed {@code ..._socket}; no targets. */
+  void runSocketArrays() throws Exception {
+    keySuffix = "_socket";
+    nameSuffix = ", socket (sharedMemory off)";
+    BenchActor one = actors.get(0).proxy();
+    log.info("measuring 1 MB and 8 MB float[] echo through the socket (shared memory off) and plain TCP echo");
+    arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
+    arraySize(one, 8, plan.arrays8MbPerRound(), null, null);
   }
 
   private Metric metric(String key, String name, double value, String unit, String parl, Target target, Double vsTcp) {
