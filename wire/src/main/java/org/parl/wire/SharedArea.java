@@ -45,15 +45,16 @@ public final class SharedArea implements AutoCloseable {
   private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
 
   private final Path file;
-  private final FileChannel channel;
   private final MappedByteBuffer map;
   private final int size;
 
+  /** Maps the file and closes {@code channel}: a mapping does not depend on its channel, so no descriptor is held. */
   private SharedArea(Path file, FileChannel channel, int size) throws IOException {
     this.file = file;
-    this.channel = channel;
     this.size = size;
-    this.map = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+    try (channel) {
+      this.map = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+    }
   }
 
   /** Where areas are made on this host: {@code /dev/shm} (memory, not disk) when there is one, else {@code fallback}. */
@@ -207,10 +208,9 @@ public final class SharedArea implements AutoCloseable {
     }
   }
 
-  /** Unlinks the file and closes the channel; the mapping itself goes when it is collected. */
+  /** Unlinks the file; the mapping itself goes when it is collected (so that a late reader never faults). */
   @Override
   public void close() throws IOException {
     unlink();
-    channel.close();
   }
 }
