@@ -39,7 +39,7 @@ final class CallerSession {
     this.host = host;
     this.shared = shared;
     if (shared != null) {
-      shared.checkRoomWith(PayloadRoom::check);
+      shared.checkRoomWith(PayloadRoom::checkShared);
     }
     this.blobs = blobs;
     this.buffered = buffered;
