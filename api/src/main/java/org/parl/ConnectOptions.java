@@ -9,6 +9,9 @@ import java.util.Objects;
 /** How a client connects to a cluster; the setters return {@code this}. */
 public class ConnectOptions {
 
+  /** System property that, set to {@code false}, makes {@link #isSharedMemory()} false by default. */
+  public static final String SHARED_MEMORY_PROPERTY = "parl.sharedMemory";
+
   private String address = "127.0.0.1:8010";
   private List<String> distributedFiles = new ArrayList<>();
   private Duration resourceWaitTimeout = Duration.ofSeconds(300);
@@ -16,6 +19,7 @@ public class ConnectOptions {
   private Path tokenFile;
   private String token;
   private Duration callTimeout;
+  private boolean sharedMemory = !"false".equals(System.getProperty(SHARED_MEMORY_PROPERTY));
 
   public ConnectOptions() {}
 
@@ -138,6 +142,22 @@ public class ConnectOptions {
       throw new IllegalArgumentException("a call timeout must be positive (or null for none), not " + timeout);
     }
     this.callTimeout = timeout;
+    return this;
+  }
+
+  /**
+   * Whether large primitive arrays (64 KiB and more) to and from an actor whose job runs on this
+   * client's own host go through memory shared with the job instead of the socket (true by default,
+   * false when the system property {@value #SHARED_MEMORY_PROPERTY} is {@code false}). Across hosts,
+   * or when the shared memory cannot be set up, they go on the socket either way.
+   */
+  public boolean isSharedMemory() {
+    return sharedMemory;
+  }
+
+  /** @param sharedMemory false to send every array on the socket, even to a job on this host */
+  public ConnectOptions setSharedMemory(boolean sharedMemory) {
+    this.sharedMemory = sharedMemory;
     return this;
   }
 }

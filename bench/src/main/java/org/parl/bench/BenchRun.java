@@ -203,6 +203,7 @@ public final class BenchRun {
       } finally {
         actors.forEach(RemoteActor::close);
       }
+      socketArrays(address, clusterToken, pool, warmJobs, tcp);
       new CreateBenchmark(plan, parl, pool, warmJobs, own != null ? LocalCluster.CPUS - 1 : 0, report, tcp).run();
       new ConnectBenchmark(plan, java, children, dir, address, clusterToken, pool, warmJobs, report, tcp).run();
     }
@@ -256,6 +257,25 @@ public final class BenchRun {
     if (warmJobs > 0) {
       log.info("waiting for the warm pool to be refilled and idle");
       pool.awaitIdle(warmJobs + CALL_ACTORS);
+    }
+  }
+
+  /**
+   * The 1 MB and 8 MB echoes again from a client with shared memory turned off
+   * ({@link ConnectOptions#setSharedMemory}): the socket path that a job on another host gets, next to
+   * the same plain-TCP baseline. Measured once the call actors are closed, with an actor of its own.
+   */
+  private void socketArrays(String address, Path tokenFile, JobPool pool, int warmJobs, TcpEcho tcp) throws Exception {
+    try (ParlClient viaSocket = Parl.connect(new ConnectOptions(address).setTokenFile(tokenFile).setSharedMemory(false))) {
+      RemoteActor<BenchActor> actor = viaSocket.actor(BenchActor.class, BenchActorImpl.class).createAsync().await();
+      try {
+        if (warmJobs > 0) {
+          pool.awaitIdle(warmJobs + 1);
+        }
+        new CallBenchmark(plan, List.of(actor), tcp, report).runSocketArrays();
+      } finally {
+        actor.close();
+      }
     }
   }
 

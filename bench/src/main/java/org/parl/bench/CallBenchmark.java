@@ -14,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * The data path: round trips of small calls and of arrays through blocking proxies, throughput
  * with one and several actors, and pipelined async calls, each measured next to the plain-TCP
  * baseline where one applies. On a cluster started with {@code --encrypt-data}, {@link #runEncrypted}
- * measures the same small round trips, 1 MB arrays and throughput, as rows marked TLS.
+ * measures the same small round trips, 1 MB arrays and throughput, as rows marked TLS. The array
+ * rows measure the default path, which for a job on the client's host is shared memory;
+ * {@link #runSocketArrays} measures the socket path (shared memory turned off) as rows marked socket.
  */
 final class CallBenchmark {
 
@@ -40,11 +42,11 @@ final class CallBenchmark {
 
   void run() throws Exception {
     BenchActor one = actors.get(0).proxy();
-    small(one, Target.atMostAndRatio(75, 1.5, "<= 75 µs, <= 1.5x TCP"));
+    small(one, Target.atMostAndRatio(128, 1.3, "<= 128 µs, <= 1.3x TCP"));
     arrays(one);
     throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
     throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each",
-        "12 700", Target.atLeast(40_000, ">= 40 000"));
+        "8 506", Target.atLeast(40_000, ">= 40 000"));
     async(actors.get(0));
   }
 
@@ -58,6 +60,16 @@ final class CallBenchmark {
     arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
     throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
     throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each", null, null);
+  }
+
+  /** The 1 MB and 8 MB echoes of an actor whose client turned shared memory off, keyed {@code ..._socket}; no targets. */
+  void runSocketArrays() throws Exception {
+    keySuffix = "_socket";
+    nameSuffix = ", socket (sharedMemory off)";
+    BenchActor one = actors.get(0).proxy();
+    log.info("measuring 1 MB and 8 MB float[] echo through the socket (shared memory off) and plain TCP echo");
+    arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
+    arraySize(one, 8, plan.arrays8MbPerRound(), null, null);
   }
 
   private Metric metric(String key, String name, double value, String unit, String parl, Target target, Double vsTcp) {
@@ -81,7 +93,7 @@ final class CallBenchmark {
     double tcp99 = tcp16.micros(99);
     report.add(metric("tcp_16b_p50_us", "plain TCP echo 16 B, p50 (baseline)", tcp50, "µs", null, null, null));
     report.add(metric("tcp_16b_p99_us", "plain TCP echo 16 B, p99 (baseline)", tcp99, "µs", null, null, null));
-    report.add(metric("noop_p50_us", "noop() round trip, p50", noop.micros(50), "µs", noopTarget == null ? null : "150 µs",
+    report.add(metric("noop_p50_us", "noop() round trip, p50", noop.micros(50), "µs", noopTarget == null ? null : "256 µs",
         noopTarget, noop.micros(50) / tcp50));
     report.add(metric("noop_p99_us", "noop() round trip, p99", noop.micros(99), "µs", null, null, noop.micros(99) / tcp99));
     report.add(metric("add_p50_us", "add(int) round trip, p50", add.micros(50), "µs", null, null, add.micros(50) / tcp50));
@@ -90,8 +102,8 @@ final class CallBenchmark {
 
   private void arrays(BenchActor a) throws Exception {
     log.info("measuring 1 MB and 8 MB float[] echo and plain TCP echo");
-    arraySize(a, 1, plan.arrays1MbPerRound(), "1.16 ms", Target.atMost(0.8, "<= 0.8 ms"));
-    arraySize(a, 8, plan.arrays8MbPerRound(), "11.6 ms", Target.atMost(6, "<= 6 ms"));
+    arraySize(a, 1, plan.arrays1MbPerRound(), "1.80 ms", Target.atMost(0.9, "<= 0.9 ms"));
+    arraySize(a, 8, plan.arrays8MbPerRound(), "16.9 ms", Target.atMost(8.4, "<= 8.4 ms"));
   }
 
   private void arraySize(BenchActor a, int mb, int perRound, String parl, Target target) throws Exception {
@@ -221,6 +233,6 @@ final class CallBenchmark {
     Samples s = new Samples(plan.asyncBatches());
     Timed.record(batch, plan.asyncBatches(), s);
     report.add(new Metric("async_100_p50_ms", "100 async calls, issue all then await, p50", s.millis(50), "ms",
-        "29 ms", Target.atMost(3, "<= 3 ms"), null));
+        "46 ms", Target.atMost(3, "<= 3 ms"), null));
   }
 }

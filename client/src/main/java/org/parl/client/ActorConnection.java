@@ -15,6 +15,7 @@ import org.parl.ParlException;
 import org.parl.wire.DataAuth;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * The data path from a client to one job process: a TCP connection (TLS in a cluster started with
@@ -40,6 +41,8 @@ final class ActorConnection {
   private final AnswerReader reader;
   private Function<IOException, ParlException> onBroken = e -> new ActorLostException(e.getMessage());
   private volatile boolean closing;
+  /** Memory shared with a job on this host for large arrays, set during the set-up; null when there is none. */
+  private volatile SharedLink shared;
 
   private ActorConnection(Socket socket, Socket tcp, byte[] fingerprint) throws IOException {
     this.socket = socket;
@@ -47,7 +50,7 @@ final class ActorConnection {
     this.fingerprint = fingerprint;
     this.writer = new FrameWriter(socket.getOutputStream(), this::closeSocket);
     this.reader = new AnswerReader(new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024)),
-        pending, socket::isClosed, this::broken);
+        pending, socket::isClosed, this::broken, this::answered);
   }
 
   static ActorConnection open(String host, int port, int timeoutMs) throws IOException {
@@ -69,6 +72,30 @@ final class ActorConnection {
     } catch (IOException | RuntimeException e) {
       s.close();
       throw e;
+    }
+  }
+
+  /** Large arrays on this connection go through {@code link} from now on (set once, before any call). */
+  void share(SharedLink link) {
+    this.shared = link;
+  }
+
+  /** The memory shared with the job, or null when arrays go on the socket. */
+  SharedLink shared() {
+    return shared;
+  }
+
+  /** A new request's use of the shared memory, or null when there is none. */
+  SharedLink.Lease lease() {
+    SharedLink s = shared;
+    return s == null ? null : s.lease();
+  }
+
+  /** Answer {@code id} has been read (and decoded, or dropped): the shared half it used, if any, is free again. */
+  private void answered(long id) {
+    SharedLink s = shared;
+    if (s != null) {
+      s.received(id);
     }
   }
 
@@ -130,7 +157,12 @@ final class ActorConnection {
 
   /** Sends a request; the future completes with the decoded answer. */
   <R> Future<R> send(byte type, FrameBuffer payload, Decoder<R> decoder) {
-    Future<R> answer = request(type, payload, decoder);
+    return send(type, payload, decoder, null);
+  }
+
+  /** {@link #send(byte, FrameBuffer, Decoder)} of a payload that may have put arrays in the shared memory ({@code lease}). */
+  <R> Future<R> send(byte type, FrameBuffer payload, Decoder<R> decoder, SharedLink.Lease lease) {
+    Future<R> answer = request(type, payload, decoder, lease);
     reader.wake();
     return answer;
   }
@@ -141,16 +173,26 @@ final class ActorConnection {
    * that waits for it directly, with no hand-over from a reader thread.
    */
   <R> Future<R> call(byte type, FrameBuffer payload, Decoder<R> decoder) {
-    Future<R> answer = request(type, payload, decoder);
+    return call(type, payload, decoder, null);
+  }
+
+  /** {@link #call(byte, FrameBuffer, Decoder)} of a payload that may have put arrays in the shared memory ({@code lease}). */
+  <R> Future<R> call(byte type, FrameBuffer payload, Decoder<R> decoder, SharedLink.Lease lease) {
+    Future<R> answer = request(type, payload, decoder, lease);
     reader.readOwn(answer);
     return answer;
   }
 
-  private <R> Future<R> request(byte type, FrameBuffer payload, Decoder<R> decoder) {
+  private <R> Future<R> request(byte type, FrameBuffer payload, Decoder<R> decoder, SharedLink.Lease lease) {
     long id = pending.nextId();
     Future<R> answer = pending.add(id, decoder);
     if (pending.lost() == null) {
+      if (lease != null) {
+        lease.commit(id); // before the frame leaves: the job frees the half once it has read frame id
+      }
       writer.write(id, type, payload);
+    } else if (lease != null) {
+      lease.abandon();
     }
     return answer;
   }

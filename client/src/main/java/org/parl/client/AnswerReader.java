@@ -7,6 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.parl.wire.Frames;
 
 /**
@@ -28,6 +29,7 @@ final class AnswerReader {
   private final PendingCalls pending;
   private final BooleanSupplier closed;
   private final Consumer<Exception> onBroken;
+  private final LongConsumer onAnswered;
   /** Held by whoever reads answers: the reader thread, or a blocking caller reading its own. */
   private final ReentrantLock readRole = new ReentrantLock();
   /** Answers are read (holding {@link #readRole}) into this buffer and decoded before the next read. */
@@ -37,12 +39,15 @@ final class AnswerReader {
   /**
    * @param closed whether the socket was closed
    * @param onBroken runs, on the thread that read, when reading failed: the connection is lost
+   * @param onAnswered runs with the id of every answer read, once it has been handled
    */
-  AnswerReader(DataInputStream in, PendingCalls pending, BooleanSupplier closed, Consumer<Exception> onBroken) {
+  AnswerReader(DataInputStream in, PendingCalls pending, BooleanSupplier closed, Consumer<Exception> onBroken,
+      LongConsumer onAnswered) {
     this.in = in;
     this.pending = pending;
     this.closed = closed;
     this.onBroken = onBroken;
+    this.onAnswered = onAnswered;
   }
 
   /** Starts the reader thread; {@code onEnd} runs on it when it ends. */
@@ -113,6 +118,7 @@ final class AnswerReader {
           received = f.payload();
         }
         pending.answer(f);
+        onAnswered.accept(f.id());
       }
     } catch (IOException | RuntimeException e) {
       onBroken.accept(e);

@@ -15,14 +15,21 @@ import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The client's side of the challenge-response that opens a data connection ({@link DataAuth}):
  * reads the job's challenge, proves over it (and over the job's certificate, with TLS) that this
  * client holds the job's secret, and checks the job's proof in return. The secret itself never
- * travels on the connection. The answer also says which code blobs the job's host lacks.
+ * travels on the connection. The answer also says which code blobs the job's host lacks, and
+ * whether the job mapped the shared area this client offered ({@link SharedOffer}); the job acts
+ * on the offer only once the client's proof has checked out.
  */
 final class DataHello {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DataHello.class);
 
   /**
    * Blob hashes a HELLO lists at most, so that it and its answer stay under the limit of frames
@@ -44,11 +51,25 @@ final class DataHello {
    * ways; a job that is busy authenticating others is asked again for up to {@link #HELLO_MS}.
    *
    * @param token the job's secret as the master handed it over, in hex
+   * @param offer a shared area to offer the job, or null: the connection then uses it if the job
+   *     mapped it, and it is closed otherwise (its file is removed either way)
    * @throws IOException when the job cannot be reached
    * @throws AuthenticationException when either side's proof does not check out
    */
   static Opened open(String host, int port, int connectMs, boolean tls, String token, String clientId,
-      List<String> blobs) throws IOException {
+      List<String> blobs, SharedLink offer) throws IOException {
+    try {
+      return connect(host, port, connectMs, tls, token, clientId, blobs, offer);
+    } catch (IOException | RuntimeException e) {
+      if (offer != null) {
+        offer.close();
+      }
+      throw e;
+    }
+  }
+
+  private static Opened connect(String host, int port, int connectMs, boolean tls, String token, String clientId,
+      List<String> blobs, SharedLink offer) throws IOException {
     SharedSecret secret;
     try {
       secret = SharedSecret.ofHex(token);
@@ -60,7 +81,7 @@ final class DataHello {
     while (true) {
       ActorConnection conn = ActorConnection.open(host, port, connectMs, tls);
       try {
-        return new Opened(conn, run(conn, secret, clientId, blobs, HELLO_MS, where));
+        return new Opened(conn, run(conn, secret, clientId, blobs, HELLO_MS, where, offer));
       } catch (Busy e) {
         conn.closeSocket();
         if (System.currentTimeMillis() > deadline) {
@@ -97,12 +118,14 @@ final class DataHello {
    * Authenticates both ways on a fresh connection.
    *
    * @param where the job's address, for messages
+   * @param offer a shared area offered to the job (null: none); once the job has answered, its file
+   *     is removed, and it serves {@code conn} if the job mapped it, else it is closed
    * @return the hashes among {@code blobs} to ship to the job
    * @throws AuthenticationException when either side's proof does not check out
    * @throws Busy when the job asks to try again
    */
   static Set<String> run(ActorConnection conn, SharedSecret secret, String clientId, List<String> blobs, int timeoutMs,
-      String where) throws IOException {
+      String where, SharedLink offer) throws IOException {
     Frames.Frame first = conn.first(timeoutMs);
     if (first.type() == Frames.ERROR) {
       JsonObject error = new JsonObject(new String(first.payload(), 0, first.length(), StandardCharsets.UTF_8));
@@ -130,6 +153,9 @@ final class DataHello {
         .put("proof", hex.formatHex(DataAuth.helloProof(secret, challenge.nonce(), nonce, fingerprint)))
         .put("clientId", clientId)
         .put("blobs", new JsonArray(List.copyOf(listed)));
+    if (offer != null) {
+      hello.put("shm", new JsonObject().put("file", offer.file().toString()).put("size", offer.size()));
+    }
     JsonObject answer;
     try {
       answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), timeoutMs,
@@ -143,6 +169,15 @@ final class DataHello {
     if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.getValue("proof")), challenge.nonce(), nonce, fingerprint)) {
       throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " did not prove that it holds its "
           + "credential" + (fingerprint.length > 0 ? " over the TLS certificate it showed" : ""));
+    }
+    if (offer != null) {
+      offer.unlink();
+      if (Boolean.TRUE.equals(answer.getValue("shm"))) {
+        conn.share(offer);
+      } else {
+        LOG.debug("the job at {} did not map the shared area: large arrays go on the socket", where);
+        offer.close();
+      }
     }
     Set<String> asked = Set.copyOf(listed);
     Set<String> ship = new LinkedHashSet<>(blobs.subList(listed.size(), blobs.size()));

@@ -8,6 +8,7 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import org.parl.net.HostPort;
 import org.parl.net.Hostnames;
 import org.parl.security.ClusterToken;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedArea;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
 import org.parl.wire.gateway.GatewayCodec;
@@ -51,6 +53,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   /** Extra time a create may take beyond the resource wait: starting a job JVM on a busy host. */
   private static final long LAUNCH_SLACK_MS = 150_000;
   private static final int CONNECT_MS = 10_000;
+  /** Where shared areas for jobs on this host are made: /dev/shm when there is one. */
+  private static final Path SHM_PARENT = SharedArea.defaultParent(Path.of(System.getProperty("java.io.tmpdir")));
   private static final int SETUP_MS = 120_000;
 
   private final Vertx vertx;
@@ -193,7 +197,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     DataHello.Opened opened;
     try {
       opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
-          blobs.stream().map(Blob::hash).toList());
+          blobs.stream().map(Blob::hash).toList(), SharedOffer.make(options.isSharedMemory(), job.host(), spec.maxMemoryMb(),
+              SHM_PARENT));
     } catch (IOException e) {
       Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
       if (ended.isPresent()) {

@@ -24,6 +24,7 @@ import org.parl.RemoteSerializationException;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
+import org.parl.wire.SharedLink;
 import org.parl.wire.ValueCodec;
 
 /**
@@ -147,9 +148,13 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     RemoteMethod shape = info.shape();
     FrameBuffer frame = FrameWriter.buffer(2 + shape.signatureUtf8().length + ValueCodec.sizeHint(args))
         .name(shape.signatureUtf8());
+    SharedLink.Lease lease = conn.lease();
     try {
-      codec.writeAll(shape.parameters(), args, frame);
+      codec.writeAll(shape.parameters(), args, frame, lease);
     } catch (IOException | RuntimeException e) {
+      if (lease != null) {
+        lease.abandon();
+      }
       return Future.failedFuture(new RemoteSerializationException("the arguments of " + api.getSimpleName() + "."
           + shape.signature() + " cannot be serialised: " + e.getMessage(), e));
     }
@@ -157,10 +162,10 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     long limit = timeout(timeoutMs);
     if (limit > 0) {
       // the caller must not read its own answer: a read cannot be given up when the time is over
-      return CallTimer.within(client.vertx(), conn.send(Frames.CALL, frame, decoder), limit,
+      return CallTimer.within(client.vertx(), conn.send(Frames.CALL, frame, decoder, lease), limit,
           () -> timeoutError(api.getSimpleName() + "." + shape.signature(), limit));
     }
-    return blocking ? conn.call(Frames.CALL, frame, decoder) : conn.send(Frames.CALL, frame, decoder);
+    return blocking ? conn.call(Frames.CALL, frame, decoder, lease) : conn.send(Frames.CALL, frame, decoder, lease);
   }
 
   private long timeout(long timeoutMs) {
@@ -180,7 +185,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     RemoteMethod shape = RemoteMethod.of(m);
     ActorConnection.Decoder<?> decoder = shape.returnsNothing()
         ? (bytes, length) -> null
-        : (bytes, length) -> codec.read(shape.result(), bytes, 0, length);
+        : (bytes, length) -> codec.read(shape.result(), bytes, 0, length, conn.shared());
     return new MethodInfo(shape, decoder);
   }
 
@@ -202,7 +207,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
       return refused;
     }
     Future<V> answer = conn.send(Frames.GET, FrameBuffer.of(field.getBytes(StandardCharsets.UTF_8)),
-        (bytes, length) -> (V) codec.read(type, bytes, 0, length));
+        (bytes, length) -> (V) codec.read(type, bytes, 0, length, conn.shared()));
     long limit = timeout(timeoutMs);
     return CallTimer.within(client.vertx(), answer, limit, () -> timeoutError("reading field '" + field + "'", limit));
   }
@@ -220,14 +225,18 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     }
     byte[] name = field.getBytes(StandardCharsets.UTF_8);
     FrameBuffer frame = FrameWriter.buffer(2 + name.length + ValueCodec.sizeHint(value)).name(name);
+    SharedLink.Lease lease = conn.lease();
     try {
-      codec.write(value == null ? Object.class : value.getClass(), value, frame);
+      codec.write(value == null ? Object.class : value.getClass(), value, frame, lease);
     } catch (IOException | RuntimeException e) {
+      if (lease != null) {
+        lease.abandon();
+      }
       return Future.failedFuture(new RemoteSerializationException("the value for field '" + field
           + "' cannot be serialised: " + e.getMessage(), e));
     }
     long limit = timeout(timeoutMs);
-    return CallTimer.within(client.vertx(), conn.send(Frames.SET, frame, (bytes, length) -> null), limit,
+    return CallTimer.within(client.vertx(), conn.send(Frames.SET, frame, (bytes, length) -> null, lease), limit,
         () -> timeoutError("writing field '" + field + "'", limit));
   }
 

@@ -1,6 +1,9 @@
 package org.parl.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +18,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -27,12 +32,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.parl.AuthenticationException;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * The client's side of the data handshake against fake jobs on loopback: it proves itself without
@@ -43,6 +50,9 @@ class DataHelloTest {
 
   private static final String A = "a".repeat(64);
   private static final String B = "b".repeat(64);
+
+  @TempDir
+  Path dir;
 
   private final SharedSecret secret = SharedSecret.random();
   private final List<AutoCloseable> open = new ArrayList<>();
@@ -100,7 +110,7 @@ class DataHelloTest {
   }
 
   private DataHello.Opened open(int port, boolean tls) throws IOException {
-    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B));
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B), null);
     open.add(o.connection()::closeSocket);
     return o;
   }
@@ -117,6 +127,55 @@ class DataHelloTest {
     assertEquals(Set.of(A), open(port, false).missing());
     assertEquals(Frames.PROTOCOL, seen.get().getInteger("protocol"));
     assertTrue(!seen.get().encode().contains(secret.hex()), "the secret is not in the HELLO");
+  }
+
+  /** A job that maps the offered area (true), declines it (false) or ignores it (null), as an older job would. */
+  private int sharing(Boolean mapped, AtomicReference<JsonObject> offered) throws Exception {
+    return job(null, (nonce, hello, fp) -> {
+      offered.set(hello.getJsonObject("shm"));
+      JsonObject answer = new JsonObject(honest(secret).answer(nonce, hello, fp));
+      if (mapped != null) {
+        answer.put("shm", mapped);
+      }
+      return answer.encode();
+    });
+  }
+
+  @Test
+  void anAreaTheJobMappedServesTheConnectionAndItsFileIsRemoved() throws Exception {
+    AtomicReference<JsonObject> offered = new AtomicReference<>();
+    int port = sharing(true, offered);
+    SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
+    open.add(offer);
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer);
+    open.add(o.connection()::closeSocket);
+    assertEquals(offer.file().toString(), offered.get().getString("file"), "the HELLO names the area");
+    assertEquals(offer.size(), offered.get().getInteger("size"));
+    assertSame(offer, o.connection().shared());
+    assertFalse(Files.exists(offer.file()), "removed once the job has answered");
+  }
+
+  @Test
+  void anAreaTheJobDeclinedOrIgnoredIsDroppedAndArraysKeepToTheSocket() throws Exception {
+    for (Boolean mapped : new Boolean[] {false, null}) {
+      int port = sharing(mapped, new AtomicReference<>());
+      SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
+      open.add(offer);
+      DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer);
+      open.add(o.connection()::closeSocket);
+      assertNull(o.connection().shared(), "answer " + mapped);
+      assertFalse(Files.exists(offer.file()));
+    }
+  }
+
+  @Test
+  void anOfferToAJobThatFailsToProveItselfIsRemoved() throws Exception {
+    int port = job(null, honest(SharedSecret.random()));
+    SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
+    open.add(offer);
+    assertThrows(AuthenticationException.class,
+        () -> DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer));
+    assertFalse(Files.exists(offer.file()));
   }
 
   @Test

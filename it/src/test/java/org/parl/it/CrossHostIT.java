@@ -31,6 +31,7 @@ import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
 import org.parl.it.hosts.TcpEcho;
 import org.parl.it.hosts.TcpSocket;
+import org.parl.wire.SharedArea;
 
 /**
  * A GPU cluster over three hosts (network namespaces, each node with its own PARL_HOME): the
@@ -207,6 +208,16 @@ class CrossHostIT {
     assertTrue(clientLinks.stream().anyMatch(s -> s.peerHost().equals(host.address) && s.peerPort() == data.localPort()),
         "the client is connected straight to job pid " + pid + " on " + host + ": " + clientLinks);
     links.stream().filter(s -> s != data).forEach(s -> assertEquals(LOOPBACK, s.peerHost(), "job pid " + pid + " link: " + s));
+    assertEquals(List.of(), sharedAreas(pid), "job pid " + pid + " on another host than its client maps no shared memory");
+  }
+
+  /** The shared areas (parl's memory-mapped files) a process has mapped, from its /proc/PID/maps. */
+  private static List<String> sharedAreas(long pid) {
+    try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "maps"))) {
+      return lines.filter(l -> l.contains(SharedArea.PREFIX)).toList();
+    } catch (IOException e) {
+      throw new AssertionError("cannot read the maps of job pid " + pid, e);
+    }
   }
 
   /** A pid's part: a node or client this test started, or a job process found by its command line. */

@@ -9,6 +9,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import org.parl.wire.FrameBuffer;
+import org.parl.wire.SharedLink;
 import org.parl.wire.ValueCodec;
 
 /**
@@ -26,11 +27,11 @@ final class ActorFields {
     this.codec = codec;
   }
 
-  /** Writes the field's value to {@code out}. */
-  void get(String name, FrameBuffer out) throws CallFailure {
+  /** Writes the field's value to {@code out}, its large arrays to {@code lease} when there is room (null: none). */
+  void get(String name, FrameBuffer out, SharedLink.Lease lease) throws CallFailure {
     Field f = field(name);
     try {
-      codec.write(f.getGenericType(), f.get(instance), out);
+      codec.write(f.getGenericType(), f.get(instance), out, lease);
     } catch (IllegalAccessException e) {
       throw new CallFailure(ATTRIBUTE, "cannot read field '" + f.getName() + "': " + e.getMessage());
     } catch (IOException | RuntimeException e) {
@@ -38,15 +39,15 @@ final class ActorFields {
     }
   }
 
-  /** Sets the field to the value encoded in {@code bytes[offset, end)}. */
-  void set(String name, byte[] bytes, int offset, int end) throws CallFailure {
+  /** Sets the field to the value encoded in {@code bytes[offset, end)}, whose large arrays may lie in {@code shared}. */
+  void set(String name, byte[] bytes, int offset, int end, SharedLink shared) throws CallFailure {
     Field f = field(name);
     if (Modifier.isFinal(f.getModifiers())) {
       throw new CallFailure(ATTRIBUTE, "field '" + f.getName() + "' of " + instance.getClass().getSimpleName() + " is final");
     }
     Object value;
     try {
-      value = codec.read(f.getGenericType(), bytes, offset, end);
+      value = codec.read(f.getGenericType(), bytes, offset, end, shared);
     } catch (IOException | RuntimeException e) {
       throw new CallFailure(SERIALIZATION, "the value for field '" + f.getName() + "' does not fit its type "
           + f.getGenericType().getTypeName() + ": " + e.getMessage(), e);

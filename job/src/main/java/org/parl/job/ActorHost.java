@@ -18,6 +18,7 @@ import java.util.Map;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
+import org.parl.wire.SharedLink;
 import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
 
@@ -76,7 +77,7 @@ final class ActorHost {
     if (ctor == null) {
       throw new CallFailure(INVALID, req.impl() + " has no public constructor " + req.ctor());
     }
-    Object[] args = readArgs(ctor.getGenericParameterTypes(), frame, "the constructor");
+    Object[] args = readArgs(ctor.getGenericParameterTypes(), frame, "the constructor", null);
     Thread.currentThread().setContextClassLoader(loader);
     try {
       instance = ctor.newInstance(args);
@@ -94,15 +95,20 @@ final class ActorHost {
     }
   }
 
-  /** CALL payload: {@code name = method signature, rest = arguments}; the result goes to {@code out}. */
-  void call(Frames.Frame frame, FrameBuffer out) throws CallFailure {
+  /**
+   * CALL payload: {@code name = method signature, rest = arguments}; the result goes to {@code out}.
+   *
+   * @param shared where arguments may lie (null: none)
+   * @param lease where large arrays of the result go when there is room (null: in {@code out})
+   */
+  void call(Frames.Frame frame, FrameBuffer out, SharedLink shared, SharedLink.Lease lease) throws CallFailure {
     requireActor();
     String key = name(frame);
     RemoteMethod m = methods.get(key);
     if (m == null) {
       throw new CallFailure(INVALID, implClass.getName() + " has no remote method " + key);
     }
-    Object[] args = readArgs(m.parameters(), frame, key);
+    Object[] args = readArgs(m.parameters(), frame, key, shared);
     Object result;
     try {
       result = m.method().invoke(instance, args);
@@ -119,20 +125,20 @@ final class ActorHost {
       return;
     }
     try {
-      codec.write(m.result(), result, out);
+      codec.write(m.result(), result, out, lease);
     } catch (IOException | RuntimeException e) {
       throw new CallFailure(SERIALIZATION, "the result of " + key + " cannot be serialised: " + e.getMessage(), e);
     }
   }
 
   /** GET payload: the field name; its value, encoded by the field's declared type, goes to {@code out}. */
-  void get(Frames.Frame frame, FrameBuffer out) throws CallFailure {
+  void get(Frames.Frame frame, FrameBuffer out, SharedLink.Lease lease) throws CallFailure {
     requireActor();
-    fields.get(new String(frame.payload(), 0, frame.length(), StandardCharsets.UTF_8), out);
+    fields.get(new String(frame.payload(), 0, frame.length(), StandardCharsets.UTF_8), out, lease);
   }
 
   /** SET payload: {@code name = field name, rest = the new value}. */
-  void set(Frames.Frame frame) throws CallFailure {
+  void set(Frames.Frame frame, SharedLink shared) throws CallFailure {
     requireActor();
     String field = name(frame);
     int offset;
@@ -141,12 +147,13 @@ final class ActorHost {
     } catch (IOException e) {
       throw new CallFailure(INVALID, e.getMessage());
     }
-    fields.set(field, frame.payload(), offset, frame.length());
+    fields.set(field, frame.payload(), offset, frame.length(), shared);
   }
 
-  private Object[] readArgs(Type[] types, Frames.Frame frame, String what) throws CallFailure {
+  private Object[] readArgs(Type[] types, Frames.Frame frame, String what, SharedLink shared) throws CallFailure {
     try {
-      return codec.readAll(types, frame.payload(), Frames.restOffset(frame.payload(), frame.length()), frame.length());
+      return codec.readAll(types, frame.payload(), Frames.restOffset(frame.payload(), frame.length()), frame.length(),
+          shared);
     } catch (IOException | RuntimeException e) {
       throw new CallFailure(SERIALIZATION, "the arguments of " + what + " cannot be read as "
           + Arrays.stream(types).map(Type::getTypeName).toList() + ": " + e.getMessage(), e);

@@ -9,11 +9,13 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * Serves the one caller of a job, the client that created its actor, once it has authenticated:
  * frames are handled in arrival order on this thread, so calls run in the order they were sent and
- * each reply goes out before the next call starts.
+ * each reply goes out before the next call starts. With memory shared with the client, large arrays
+ * of calls and results pass through it ({@link SharedLink}).
  */
 final class CallerSession {
 
@@ -25,13 +27,20 @@ final class CallerSession {
   private final DataInputStream in;
   private final OutputStream out;
   private final BlobStore blobs;
+  private final SharedLink shared;
   /** Frames are handled one at a time, so one receive buffer and one reply buffer serve them all. */
   private byte[] received = new byte[64 * 1024];
   private final FrameBuffer reply = new FrameBuffer(64 * 1024);
   private static final int KEEP_AT_MOST = 64 << 20;
 
-  CallerSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out) {
+  /** @param shared memory shared with the client, or null */
+  CallerSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out,
+      SharedLink shared) {
     this.host = host;
+    this.shared = shared;
+    if (shared != null) {
+      shared.checkRoomWith(PayloadRoom::checkShared);
+    }
     this.blobs = blobs;
     this.buffered = buffered;
     this.in = in;
@@ -48,8 +57,9 @@ final class CallerSession {
         }
         byte type = Frames.RESULT;
         reply.reset(KEEP_AT_MOST);
+        SharedLink.Lease lease = shared == null ? null : shared.lease();
         try {
-          handle(f);
+          handle(f, lease);
         } catch (CallFailure e) {
           type = Frames.ERROR;
           error(e);
@@ -57,6 +67,17 @@ final class CallerSession {
           // a bug of parl's own, not the actor's (whose exceptions arrive as CallFailure): say so
           type = Frames.ERROR;
           error(new CallFailure(INVALID, "the job failed on this request: " + e, e));
+        } finally {
+          if (shared != null) {
+            shared.received(f.id()); // its arrays have been copied out: the client may use the half again
+          }
+        }
+        if (lease != null) {
+          if (type == Frames.RESULT) {
+            lease.commit(f.id());
+          } else {
+            lease.abandon();
+          }
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
         reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
@@ -81,14 +102,14 @@ final class CallerSession {
   }
 
   /** Handles one frame; its answer, if any, goes to {@link #reply}. */
-  private void handle(Frames.Frame f) throws CallFailure {
+  private void handle(Frames.Frame f, SharedLink.Lease lease) throws CallFailure {
     switch (f.type()) {
       case Frames.CALL -> {
         CALLS.incrementAndGet();
-        host.call(f, reply);
+        host.call(f, reply, shared, lease);
       }
-      case Frames.GET -> host.get(f, reply);
-      case Frames.SET -> host.set(f);
+      case Frames.GET -> host.get(f, reply, lease);
+      case Frames.SET -> host.set(f, shared);
       case Frames.BLOB -> {
         try {
           String hash = Frames.name(f.payload(), f.length());

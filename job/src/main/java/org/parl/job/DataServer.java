@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSocket;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * A job's data port (SPEC §8): connections are accepted on one thread and each is authenticated
@@ -30,7 +31,8 @@ final class DataServer {
 
   /** What the job does with its authenticated client; returns when the session ends. */
   interface Session {
-    void serve(ClientInput buffered, DataInputStream in, OutputStream out);
+    /** @param shared memory shared with the client for large arrays, or null */
+    void serve(ClientInput buffered, DataInputStream in, OutputStream out, SharedLink shared);
   }
 
   private final ServerSocket server;
@@ -86,6 +88,7 @@ final class DataServer {
     ClientInput buffered;
     DataInputStream in;
     OutputStream out;
+    SharedLink shared;
     try {
       try {
         s.setTcpNoDelay(true);
@@ -101,7 +104,7 @@ final class DataServer {
           close(s); // too late, or another client already authenticated
           return;
         }
-        handshake.welcome(hello, out);
+        shared = handshake.welcome(hello, out);
         s.setSoTimeout(0);
         server.close();
       } finally {
@@ -115,7 +118,7 @@ final class DataServer {
       close(s);
       return;
     }
-    session.serve(buffered, in, out);
+    session.serve(buffered, in, out, shared);
   }
 
   /** Over the bound: one ERROR frame where that costs no handshake, and the connection closes. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -17,31 +18,48 @@ import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): a
  * fresh nonce out, the client's proof over it checked in constant time, then the job's own proof
  * with the protocol version and the code blobs this host still lacks. Anything else gets one ERROR
  * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret.
+ *
+ * <p>A client on this host may offer a shared area for large arrays ({@link SharedLink}). The
+ * offer is looked at only once the client's proof has checked out: the job maps it if it is a
+ * private area of this user of an acceptable size (at most 1/{@value #LIMIT_SHARE} of the job's
+ * memory limit, since its touched pages are resident in this process and count against it), and
+ * says so in its answer; else the connection keeps to the socket.
  */
 final class Handshake {
 
   private static final ObjectMapper JSON = JobJson.MAPPER;
 
-  /** A HELLO whose proof checked out. */
-  record Hello(long id, byte[] jobNonce, byte[] clientNonce, Object blobs) {}
+  /** A shared area may take at most this share of the job's memory limit (the client offers no more). */
+  static final int LIMIT_SHARE = 8;
+
+  /** A HELLO whose proof checked out, with the shared area it offers, if any. */
+  record Hello(long id, byte[] jobNonce, byte[] clientNonce, Object blobs, Object shm) {}
 
   private final SharedSecret secret;
   private final byte[] fingerprint;
   private final BlobStore blobs;
   private final Supplier<String> jobId;
+  private final long memoryLimitBytes;
 
   /** @param fingerprint of the data port's TLS certificate, or {@link DataAuth#NO_FINGERPRINT} */
   Handshake(SharedSecret secret, byte[] fingerprint, BlobStore blobs, Supplier<String> jobId) {
+    this(secret, fingerprint, blobs, jobId, 0);
+  }
+
+  /** @param memoryLimitMb the job's memory limit, 0 for none */
+  Handshake(SharedSecret secret, byte[] fingerprint, BlobStore blobs, Supplier<String> jobId, int memoryLimitMb) {
     this.secret = secret;
     this.fingerprint = fingerprint.clone();
     this.blobs = blobs;
     this.jobId = jobId;
+    this.memoryLimitBytes = (long) memoryLimitMb << 20;
   }
 
   /**
@@ -80,15 +98,52 @@ final class Handshake {
         || !DataAuth.verifyHello(secret, proof, jobNonce, clientNonce, fingerprint)) {
       return refuse(out, f.id(), "the client did not prove that it holds this job's credential");
     }
-    return new Hello(f.id(), jobNonce, clientNonce, hello.get("blobs"));
+    return new Hello(f.id(), jobNonce, clientNonce, hello.get("blobs"), hello.get("shm"));
   }
 
-  /** Answers an accepted HELLO: the job's proof, its id and the blobs this host still lacks. */
-  void welcome(Hello h, OutputStream out) throws IOException {
-    answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(), h.clientNonce(), fingerprint));
+  /**
+   * Answers an accepted HELLO: the job's proof, its id, the blobs this host still lacks, and whether
+   * it mapped the shared area offered.
+   *
+   * @return the shared area, or null when none was offered or it could not be used
+   */
+  SharedLink welcome(Hello h, OutputStream out) throws IOException {
+    SharedLink shared = h.shm() == null ? null : map(h.shm());
+    try {
+      answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(), h.clientNonce(),
+          fingerprint), h.shm() == null ? null : shared != null);
+    } catch (IOException | RuntimeException e) {
+      if (shared != null) {
+        shared.close();
+      }
+      throw e;
+    }
+    return shared;
+  }
+
+  /** Maps an offered area, or says in one line why not (the connection then keeps to the socket). */
+  private SharedLink map(Object offer) {
+    try {
+      if (!(offer instanceof Map<?, ?> m && m.get("file") instanceof String file && m.get("size") instanceof Integer size)) {
+        throw new IOException("the offer has no file and size");
+      }
+      if (memoryLimitBytes > 0 && size > memoryLimitBytes / LIMIT_SHARE) {
+        throw new IOException("an area of " + (size >> 20) + " MiB is over 1/" + LIMIT_SHARE + " of the job's memory limit");
+      }
+      return SharedLink.open(Path.of(file), size);
+    } catch (IOException | RuntimeException e) {
+      JobMain.log("large arrays go on the socket: the client's shared memory cannot be used (" + e.getMessage() + ")");
+      return null;
+    }
   }
 
   static void answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof) throws IOException {
+    answer(wanted, blobs, out, jobId, id, proof, null);
+  }
+
+  /** @param shared whether the offered shared area was mapped; null when none was offered */
+  static void answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof, Boolean shared)
+      throws IOException {
     List<String> missing = new ArrayList<>();
     if (wanted instanceof List<?> hashes) {
       for (Object h : hashes) {
@@ -102,6 +157,9 @@ final class Handshake {
     answer.put("pid", ProcessHandle.current().pid());
     answer.put("missing", missing);
     answer.put("proof", HexFormat.of().formatHex(proof));
+    if (shared != null) {
+      answer.put("shm", shared);
+    }
     Frames.write(out, Frames.RESULT, id, JSON.writeValueAsBytes(answer));
   }
 

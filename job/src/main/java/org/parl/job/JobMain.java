@@ -24,6 +24,7 @@ import org.parl.net.HostPort;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobReuse;
+import org.parl.wire.SharedLink;
 
 /**
  * A job process: one JVM per actor at a time, started by a worker, not a cluster member. It reads
@@ -37,7 +38,7 @@ import org.parl.wire.JobReuse;
  * away without closing, or when its worker goes away.
  *
  * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]
- * [--code-cache-max-bytes N]},
+ * [--code-cache-max-bytes N] [--memory-limit-mb N]},
  * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
  */
 public final class JobMain {
@@ -52,6 +53,8 @@ public final class JobMain {
   private final String slot;
   private final String bindHost;
   private final BlobStore blobs;
+  /** The memory limit the worker started this process with ({@code --memory-limit-mb}), 0 for none. */
+  private final int memoryLimitMb;
   private final Path workDir = Path.of("").toAbsolutePath();
   private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
   /** Where System.out and System.err go once a reused process writes to its current actor's log; null before. */
@@ -65,7 +68,8 @@ public final class JobMain {
   /** How one actor's session ended. */
   private record SessionEnd(boolean closed, Thread thread) {}
 
-  private JobMain(String slot, String bindHost, BlobStore blobs) {
+  private JobMain(String slot, String bindHost, BlobStore blobs, int memoryLimitMb) {
+    this.memoryLimitMb = memoryLimitMb;
     this.slot = slot;
     this.bindHost = bindHost;
     this.blobs = blobs;
@@ -81,7 +85,8 @@ public final class JobMain {
       HostPort worker = HostPort.parse(a.get("worker"));
       LaunchSecrets secrets = LaunchSecrets.read(System.in);
       JobMain job = new JobMain(a.get("slot"), a.get("host"), new BlobStore(Path.of(a.get("blobs")),
-          Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))));
+          Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))),
+          Integer.parseInt(a.getOrDefault("memory-limit-mb", "0")));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }
@@ -111,10 +116,10 @@ public final class JobMain {
       link.send(Map.of("op", "ready", "slot", slot, "port", data.getLocalPort(), "token", secret.hex(),
           "pid", ProcessHandle.current().pid()));
       byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
-      Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId);
+      Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId, memoryLimitMb);
       CompletableFuture<SessionEnd> ended = new CompletableFuture<>();
       new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(this::checkClientWait,
-          (buffered, in, o) -> ended.complete(serve(buffered, in, o)));
+          (buffered, in, o, shared) -> ended.complete(serve(buffered, in, o, shared)));
       SessionEnd end = awaitEnd(ended);
       if (!end.closed()) {
         exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "went away without closing the actor"));
@@ -233,8 +238,11 @@ public final class JobMain {
   }
 
   /** Serves the authenticated client until it closes its actor (its connection is then closed) or goes away. */
-  private SessionEnd serve(ClientInput buffered, DataInputStream in, OutputStream out) {
-    boolean closed = new CallerSession(host, blobs, buffered, in, out).run();
+  private SessionEnd serve(ClientInput buffered, DataInputStream in, OutputStream out, SharedLink shared) {
+    boolean closed = new CallerSession(host, blobs, buffered, in, out, shared).run();
+    if (shared != null) {
+      shared.close();
+    }
     // a thread keeps its context loader after it ends: this one must not hold the actor's
     Thread.currentThread().setContextClassLoader(JobMain.class.getClassLoader());
     if (closed) {

@@ -25,6 +25,24 @@ final class PayloadRoom {
     }
   }
 
+  /**
+   * Checks an array that lies in memory shared with the client before it is made: only the array
+   * itself needs room (its bytes are not in the heap). The call fails; the job goes on.
+   *
+   * @throws IOException when the array does not fit in the free heap
+   */
+  static void checkShared(int length) throws IOException {
+    if (length <= free()) {
+      return;
+    }
+    System.gc();
+    long free = free();
+    if (length > free) {
+      throw new IOException("an array of " + Refused.mib(length) + " does not fit in the job's heap (" + Refused.mib(free)
+          + " free of " + Refused.mib(Runtime.getRuntime().maxMemory()) + "): send less per call");
+    }
+  }
+
   /** Bytes the heap can still grow by: its maximum less what it uses now. */
   static long free() {
     Runtime r = Runtime.getRuntime();
@@ -40,7 +58,7 @@ final class PayloadRoom {
           + mib(free) + " free of " + mib(max) + "), so the job stopped instead of running out of memory: send less per call");
     }
 
-    private static String mib(long bytes) {
+    static String mib(long bytes) {
       return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
   }

@@ -42,6 +42,7 @@ import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
+import org.parl.wire.SharedLink;
 
 /**
  * The job's data port on loopback, with a session that echoes: the challenge-response both ways
@@ -59,6 +60,7 @@ class DataServerTest {
   private final SharedSecret secret = SharedSecret.random();
   private final List<AutoCloseable> open = new ArrayList<>();
   private final BlockingQueue<String> sessions = new ArrayBlockingQueue<>(4);
+  private final BlockingQueue<SharedLink> sharedSessions = new ArrayBlockingQueue<>(4);
 
   @AfterEach
   void closeAll() throws Exception {
@@ -69,15 +71,24 @@ class DataServerTest {
 
   /** A data server as a job runs it, on its own thread; its session answers each frame with its payload. */
   private int start(TlsIdentity tls, long deadlineMs, int maxPending) throws IOException {
+    return start(tls, deadlineMs, maxPending, 0);
+  }
+
+  /** @param memoryLimitMb the job's memory limit, 0 for none */
+  private int start(TlsIdentity tls, long deadlineMs, int maxPending, int memoryLimitMb) throws IOException {
     ServerSocket server = tls == null ? new ServerSocket() : tls.serverSocket();
     open.add(server);
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     server.setSoTimeout(200);
     byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
-    Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7");
+    Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7", memoryLimitMb);
     DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
-    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out) -> {
+    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out, shared) -> {
       sessions.add(Thread.currentThread().getName());
+      if (shared != null) {
+        open.add(shared);
+        sharedSessions.add(shared);
+      }
       try {
         while (true) {
           Frames.Frame f = Frames.read(in);
@@ -108,6 +119,12 @@ class DataServerTest {
   private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] helloBytes, Frames.Frame answer) {}
 
   private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint) throws IOException {
+    return hello(s, proving, fingerprint, Map.of());
+  }
+
+  /** A HELLO with {@code extra} entries (a shared area offered). */
+  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint, Map<String, Object> extra)
+      throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
     Frames.Frame challenge = Frames.read(in);
     assertEquals(Frames.CHALLENGE, challenge.type(), "the job speaks first, with its challenge");
@@ -115,9 +132,11 @@ class DataServerTest {
     assertEquals(Frames.PROTOCOL, c.protocol());
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
-    byte[] hello = JSON.writeValueAsBytes(Map.of("protocol", Frames.PROTOCOL, "nonce", hex.formatHex(nonce),
+    Map<String, Object> fields = new java.util.HashMap<>(Map.of("protocol", Frames.PROTOCOL, "nonce", hex.formatHex(nonce),
         "proof", hex.formatHex(DataAuth.helloProof(proving, c.nonce(), nonce, fingerprint)),
         "blobs", List.of(hex.formatHex(HASH))));
+    fields.putAll(extra);
+    byte[] hello = JSON.writeValueAsBytes(fields);
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
     return new Exchange(c.nonce(), nonce, hello, Frames.read(in));
   }
@@ -164,6 +183,50 @@ class DataServerTest {
     } catch (IOException refused) {
       // the port is closed: as intended
     }
+  }
+
+  private static Map<String, Object> offer(SharedLink area) {
+    return Map.of("shm", Map.of("file", area.file().toString(), "size", area.size()));
+  }
+
+  @Test
+  void aSharedAreaOfferedByAnAuthenticatedClientIsMappedAndItsFileRemoved() throws Exception {
+    int port = start(null, 10_000, 8);
+    try (SharedLink area = SharedLink.create(blobs, SharedLink.MIN_HALF)) {
+      Exchange e = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT, offer(area));
+      assertEquals(Boolean.TRUE, json(e.answer()).get("shm"), "the job says it mapped the area");
+      SharedLink theirs = sharedSessions.poll(5, TimeUnit.SECONDS);
+      assertNotNull(theirs, "the session gets the area");
+      assertFalse(java.nio.file.Files.exists(area.file()), "both sides mapped it: the job removed the file");
+    }
+  }
+
+  @Test
+  void anOfferFromAClientWithoutTheSecretIsNeverLookedAt() throws Exception {
+    int port = start(null, 10_000, 8);
+    try (SharedLink area = SharedLink.create(blobs, SharedLink.MIN_HALF)) {
+      Socket s = connect(port, false);
+      assertTrue(refusal(hello(s, SharedSecret.random(), DataAuth.NO_FINGERPRINT, offer(area)).answer())
+          .startsWith(DataAuth.REFUSED));
+      assertTrue(java.nio.file.Files.exists(area.file()), "the job did not open it (opening removes it)");
+    }
+  }
+
+  @Test
+  void anAreaOverItsShareOfTheJobsMemoryLimitOrNotAnAreaIsDeclined() throws Exception {
+    // an 8 MiB limit allows 1 MiB; the smallest area offered is about 0.5 MiB, this one 2 MiB
+    int port = start(null, 10_000, 8, 8);
+    try (SharedLink area = SharedLink.create(blobs, 1 << 20)) {
+      Exchange e = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT, offer(area));
+      assertEquals(Boolean.FALSE, json(e.answer()).get("shm"), "served, without the area");
+      assertTrue(java.nio.file.Files.exists(area.file()));
+    }
+    int other = start(null, 10_000, 8);
+    Path token = java.nio.file.Files.write(blobs.resolve("token"), new byte[SharedLink.areaBytes(SharedLink.MIN_HALF)]);
+    Exchange e = hello(connect(other, false), secret, DataAuth.NO_FINGERPRINT,
+        Map.of("shm", Map.of("file", token.toString(), "size", SharedLink.areaBytes(SharedLink.MIN_HALF))));
+    assertEquals(Boolean.FALSE, json(e.answer()).get("shm"), "only a file shaped like an area is mapped");
+    assertTrue(java.nio.file.Files.exists(token));
   }
 
   @Test

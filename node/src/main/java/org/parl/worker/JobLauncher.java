@@ -194,6 +194,9 @@ final class JobLauncher {
     cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
         "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp),
         "--code-cache-max-bytes", String.valueOf(codeCacheMaxBytes)));
+    if (job.memoryLimitMb > 0) {
+      cmd.addAll(List.of("--memory-limit-mb", String.valueOf(job.memoryLimitMb)));
+    }
     ProcessBuilder pb = new ProcessBuilder(cmd)
         .directory(job.workDir.toFile())
         .redirectErrorStream(true)

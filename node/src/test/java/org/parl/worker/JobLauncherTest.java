@@ -86,6 +86,15 @@ class JobLauncherTest {
   }
 
   @Test
+  void aJobWithAMemoryLimitIsToldItSoThatItSizesSharedMemoryByIt() {
+    List<String> cmd = command(job(List.of(), 256, false), List.of()).command();
+    int at = cmd.indexOf("--memory-limit-mb");
+    assertTrue(at > cmd.indexOf("org.parl.job.JobMain"), cmd.toString());
+    assertEquals("256", cmd.get(at + 1));
+    assertFalse(command(job(List.of(), 0, false), List.of()).command().contains("--memory-limit-mb"), "no limit: no argument");
+  }
+
+  @Test
   void theJobConnectsBackOverLoopbackAndServesOnTheWorkersHost() {
     List<String> cmd = command(job(List.of(), 0, true), List.of()).command();
     int main = cmd.indexOf("org.parl.job.JobMain");

@@ -26,7 +26,7 @@ public final class Frames {
 
   public static final int HEADER = 13;
   /** Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions refuse each other. */
-  public static final int PROTOCOL = 3;
+  public static final int PROTOCOL = 4;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
   /** Largest payload accepted from a peer that has not authenticated yet (SPEC §8). */

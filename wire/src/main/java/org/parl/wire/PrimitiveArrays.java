@@ -18,10 +18,14 @@ import java.util.function.ToIntFunction;
 
 /**
  * The compact form of primitive arrays ({@code float[]}, {@code double[]}, {@code int[]},
- * {@code long[]}, {@code short[]}) for {@link ValueCodec}. In the Smile document an array is only
- * {@code [length]}; its elements follow the document as raw little-endian bytes, written straight
- * from the array into the frame and read straight from the frame into the new array: one copy
- * each way, which matters for megabytes of floats.
+ * {@code long[]}, {@code short[]}, {@code byte[]}) for {@link ValueCodec}. In the Smile document an
+ * array is only {@code [length]}; its elements follow the document as raw little-endian bytes,
+ * written straight from the array into the frame and read straight from the frame into the new
+ * array: one copy each way, which matters for megabytes of floats.
+ *
+ * <p>With a {@link SharedLink}, an array of at least {@link SharedArea#MIN_BYTES} is instead
+ * copied into the shared area and written as {@code [length, offset]}: the frame then carries only
+ * where it lies (its type is the declared one), and the receiver copies it out of the area.
  */
 final class PrimitiveArrays {
 
@@ -42,6 +46,27 @@ final class PrimitiveArrays {
   static final class Attachments {
     private final List<Object> arrays = new ArrayList<>();
     private final List<Kind<?>> kinds = new ArrayList<>();
+    private final SharedLink.Lease shared;
+
+    /** @param shared the message's use of a shared area, or null to keep every array in the frame */
+    Attachments(SharedLink.Lease shared) {
+      this.shared = shared;
+    }
+
+    /** Copies a large array into the shared area if there is room: its offset there, or -1. */
+    <A> long share(A array, Kind<A> kind) {
+      int n = kind.length().applyAsInt(array);
+      long bytes = (long) n * kind.width();
+      if (shared == null || bytes < SharedArea.MIN_BYTES || bytes > Integer.MAX_VALUE) {
+        return -1;
+      }
+      SharedLink.Place place = shared.place((int) bytes);
+      if (place == null) {
+        return -1;
+      }
+      kind.put().copy(place.bytes(), array, n);
+      return place.offset();
+    }
 
     <A> void add(A array, Kind<A> kind) {
       arrays.add(array);
@@ -65,11 +90,21 @@ final class PrimitiveArrays {
     private final byte[] data;
     private int next;
     private final int end;
+    private final SharedLink shared;
 
-    Cursor(byte[] data, int start, int end) {
+    /** @param shared where arrays written as {@code [length, offset]} lie, or null when there is none */
+    Cursor(byte[] data, int start, int end, SharedLink shared) {
       this.data = data;
       this.next = start;
       this.end = end;
+      this.shared = shared;
+    }
+
+    ByteBuffer shared(long offset, int bytes) throws IOException {
+      if (shared == null) {
+        throw new BadFrameException("an array in a shared area, on a connection without one");
+      }
+      return shared.inbound(offset, bytes);
     }
 
     ByteBuffer take(int bytes) throws IOException {
@@ -98,6 +133,8 @@ final class PrimitiveArrays {
         (bb, a, n) -> bb.asLongBuffer().put(a, 0, n), (bb, a, n) -> bb.asLongBuffer().get(a, 0, n)));
     add(m, new Kind<>(short[].class, 2, a -> a.length, short[]::new,
         (bb, a, n) -> bb.asShortBuffer().put(a, 0, n), (bb, a, n) -> bb.asShortBuffer().get(a, 0, n)));
+    add(m, new Kind<>(byte[].class, 1, a -> a.length, byte[]::new,
+        (bb, a, n) -> bb.put(a, 0, n), (bb, a, n) -> bb.get(a, 0, n)));
     return m;
   }
 
@@ -109,10 +146,15 @@ final class PrimitiveArrays {
         if (!(p.getAttribute(KEY) instanceof Attachments attachments)) {
           throw new IOException(name + " values are written by ValueCodec only");
         }
+        long offset = attachments.share(value, kind);
         g.writeStartArray();
         g.writeNumber(kind.length().applyAsInt(value));
+        if (offset >= 0) {
+          g.writeNumber(offset);
+        } else {
+          attachments.add(value, kind);
+        }
         g.writeEndArray();
-        attachments.add(value, kind);
       }
     });
     m.addDeserializer(kind.type(), new JsonDeserializer<A>() {
@@ -125,11 +167,24 @@ final class PrimitiveArrays {
           return ctx.reportInputMismatch(kind.type(), "expected the [length] form of a " + name);
         }
         int n = p.getIntValue();
-        if (p.nextToken() != JsonToken.END_ARRAY || n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
+        if (n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
+          return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
+        }
+        ByteBuffer bytes;
+        JsonToken next = p.nextToken();
+        if (next == JsonToken.VALUE_NUMBER_INT) {
+          long offset = p.getLongValue();
+          if (p.nextToken() != JsonToken.END_ARRAY) {
+            return ctx.reportInputMismatch(kind.type(), "expected the [length, offset] form of a shared " + name);
+          }
+          bytes = cursor.shared(offset, n * kind.width());
+        } else if (next == JsonToken.END_ARRAY) {
+          bytes = cursor.take(n * kind.width());
+        } else {
           return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
         }
         A array = kind.alloc().apply(n);
-        kind.get().copy(cursor.take(n * kind.width()), array, n);
+        kind.get().copy(bytes, array, n);
         return array;
       }
     });

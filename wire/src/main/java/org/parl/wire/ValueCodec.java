@@ -41,7 +41,15 @@ public final class ValueCodec {
 
   /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array, at the end of {@code out}. */
   public void writeAll(Type[] types, Object[] values, FrameBuffer out) throws IOException {
-    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments();
+    writeAll(types, values, out, null);
+  }
+
+  /**
+   * {@link #writeAll(Type[], Object[], FrameBuffer)}, with large primitive arrays copied into a
+   * shared area when {@code shared} has room for them (null: none).
+   */
+  public void writeAll(Type[] types, Object[] values, FrameBuffer out, SharedLink.Lease shared) throws IOException {
+    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
     int start = out.extend(4);
     try (JsonGenerator g = mapper.createGenerator(out)) {
       g.writeStartArray();
@@ -55,7 +63,12 @@ public final class ValueCodec {
 
   /** Encodes one value as {@code type} at the end of {@code out}. */
   public void write(Type type, Object value, FrameBuffer out) throws IOException {
-    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments();
+    write(type, value, out, null);
+  }
+
+  /** {@link #write(Type, Object, FrameBuffer)}, with large primitive arrays in {@code shared} when it has room (null: none). */
+  public void write(Type type, Object value, FrameBuffer out, SharedLink.Lease shared) throws IOException {
+    PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
     int start = out.extend(4);
     try (JsonGenerator g = mapper.createGenerator(out)) {
       writer(type).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, value);
@@ -91,8 +104,16 @@ public final class ValueCodec {
 
   /** Decodes what {@link #writeAll} wrote, between {@code offset} and {@code end}. */
   public Object[] readAll(Type[] types, byte[] data, int offset, int end) throws IOException {
+    return readAll(types, data, offset, end, null);
+  }
+
+  /**
+   * {@link #readAll(Type[], byte[], int, int)} for a frame that may refer to arrays in the inbound
+   * half of {@code shared} (null: none), which are copied out of it.
+   */
+  public Object[] readAll(Type[] types, byte[] data, int offset, int end, SharedLink shared) throws IOException {
     int smile = smileLength(data, offset, end);
-    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end);
+    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end, shared);
     Object[] values = new Object[types.length];
     try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
@@ -119,11 +140,16 @@ public final class ValueCodec {
 
   /** Decodes one value between {@code offset} and {@code end}; nothing there decodes as null. */
   public Object read(Type type, byte[] data, int offset, int end) throws IOException {
+    return read(type, data, offset, end, null);
+  }
+
+  /** {@link #read(Type, byte[], int, int)} for a frame that may refer to arrays in {@code shared} (null: none). */
+  public Object read(Type type, byte[] data, int offset, int end, SharedLink shared) throws IOException {
     if (end == offset) {
       return null;
     }
     int smile = smileLength(data, offset, end);
-    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end);
+    PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end, shared);
     Object value;
     try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
       p.nextToken();

@@ -1,0 +1,63 @@
+package org.parl.client;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import org.parl.wire.SharedLink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether a new data connection offers its job a shared area for large arrays, and of what size.
+ * Only a job on this host can map it: its address must be a loopback address or one of this host's
+ * interfaces (a job elsewhere, or in another network namespace, never gets an offer). A job with a
+ * memory limit counts the area's touched pages as its own (they are resident in it), so the area
+ * takes at most {@link #LIMIT_SHARE} of that limit, or is not offered.
+ */
+final class SharedOffer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SharedOffer.class);
+  /** The area may take at most 1/8 of a job's memory limit (the job checks the same bound). */
+  static final int LIMIT_SHARE = 8;
+
+  private SharedOffer() {}
+
+  /**
+   * A new area to offer the job at {@code host}, or null when none is offered (another host, turned
+   * off, too small a memory limit, or the area could not be made: then one debug line says why).
+   */
+  static SharedLink make(boolean enabled, String host, int maxMemoryMb, Path parent) {
+    int half = halfBytes(maxMemoryMb);
+    if (!enabled || half == 0 || !sameHost(host)) {
+      return null;
+    }
+    try {
+      return SharedLink.create(parent, half);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("no shared memory with the job at {}: {}", host, e.toString());
+      return null;
+    }
+  }
+
+  /** Room per direction for a job with this memory limit (0: none), 0 when that is too little to be worth it. */
+  static int halfBytes(int maxMemoryMb) {
+    if (maxMemoryMb == 0) {
+      return SharedLink.DEFAULT_HALF;
+    }
+    long half = SharedLink.halfBytes((int) Math.min(Integer.MAX_VALUE, ((long) maxMemoryMb << 20) / LIMIT_SHARE));
+    return half < SharedLink.MIN_HALF ? 0 : (int) Math.min(half, SharedLink.DEFAULT_HALF);
+  }
+
+  /** Whether {@code host} names this host: a loopback address or an address of one of its interfaces. */
+  static boolean sameHost(String host) {
+    try {
+      InetAddress a = InetAddress.getByName(host);
+      return a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
+    } catch (UnknownHostException | SocketException e) {
+      return false;
+    }
+  }
+}
