@@ -15,13 +15,11 @@ import org.slf4j.LoggerFactory;
  * Only a job on this host can map it: its address must be a loopback address or one of this host's
  * interfaces (a job elsewhere, or in another network namespace, never gets an offer). A job with a
  * memory limit counts the area's touched pages as its own (they are resident in it), so the area
- * takes at most {@link #LIMIT_SHARE} of that limit, or is not offered.
+ * takes at most 1/{@value SharedLink#LIMIT_SHARE} of that limit, or is not offered.
  */
 final class SharedOffer {
 
   private static final Logger LOG = LoggerFactory.getLogger(SharedOffer.class);
-  /** The area may take at most 1/8 of a job's memory limit (the job checks the same bound). */
-  static final int LIMIT_SHARE = 8;
 
   private SharedOffer() {}
 
@@ -47,7 +45,7 @@ final class SharedOffer {
     if (maxMemoryMb == 0) {
       return SharedLink.DEFAULT_HALF;
     }
-    long half = SharedLink.halfBytes((int) Math.min(Integer.MAX_VALUE, ((long) maxMemoryMb << 20) / LIMIT_SHARE));
+    long half = SharedLink.halfBytes((int) Math.min(Integer.MAX_VALUE, ((long) maxMemoryMb << 20) / SharedLink.LIMIT_SHARE));
     return half < SharedLink.MIN_HALF ? 0 : (int) Math.min(half, SharedLink.DEFAULT_HALF);
   }
 

@@ -34,7 +34,7 @@ class SharedOfferTest {
     assertEquals(SharedLink.DEFAULT_HALF, SharedOffer.halfBytes(0), "no limit");
     assertEquals(SharedLink.DEFAULT_HALF, SharedOffer.halfBytes(4096));
     int half = SharedOffer.halfBytes(128);
-    assertTrue(SharedLink.areaBytes(half) <= (128 << 20) / SharedOffer.LIMIT_SHARE, "16 MiB at most: " + half);
+    assertTrue(SharedLink.areaBytes(half) <= (128 << 20) / SharedLink.LIMIT_SHARE, "16 MiB at most: " + half);
     assertTrue(half > (7 << 20), half + " bytes per direction");
     assertEquals(0, SharedOffer.halfBytes(2), "too small to be worth it");
   }

@@ -28,16 +28,13 @@ import org.parl.wire.SharedLink;
  *
  * <p>A client on this host may offer a shared area for large arrays ({@link SharedLink}). The
  * offer is looked at only once the client's proof has checked out: the job maps it if it is a
- * private area of this user of an acceptable size (at most 1/{@value #LIMIT_SHARE} of the job's
+ * private area of this user of an acceptable size (at most 1/{@value SharedLink#LIMIT_SHARE} of the job's
  * memory limit, since its touched pages are resident in this process and count against it), and
  * says so in its answer; else the connection keeps to the socket.
  */
 final class Handshake {
 
   private static final ObjectMapper JSON = JobJson.MAPPER;
-
-  /** A shared area may take at most this share of the job's memory limit (the client offers no more). */
-  static final int LIMIT_SHARE = 8;
 
   /** A HELLO whose proof checked out, with the shared area it offers, if any. */
   record Hello(long id, byte[] jobNonce, byte[] clientNonce, Object blobs, Object shm) {}
@@ -127,8 +124,9 @@ final class Handshake {
       if (!(offer instanceof Map<?, ?> m && m.get("file") instanceof String file && m.get("size") instanceof Integer size)) {
         throw new IOException("the offer has no file and size");
       }
-      if (memoryLimitBytes > 0 && size > memoryLimitBytes / LIMIT_SHARE) {
-        throw new IOException("an area of " + (size >> 20) + " MiB is over 1/" + LIMIT_SHARE + " of the job's memory limit");
+      if (memoryLimitBytes > 0 && size > memoryLimitBytes / SharedLink.LIMIT_SHARE) {
+        throw new IOException("an area of " + (size >> 20) + " MiB is over 1/" + SharedLink.LIMIT_SHARE
+            + " of the job's memory limit");
       }
       return SharedLink.open(Path.of(file), size);
     } catch (IOException | RuntimeException e) {

@@ -25,6 +25,11 @@ public final class SharedLink implements AutoCloseable {
 
   /** Bytes per direction when nothing smaller is asked for: arrays up to this size avoid the socket. */
   public static final int DEFAULT_HALF = 32 << 20;
+  /**
+   * An area takes at most 1/{@value} of the memory limit of the job that maps it (its touched pages
+   * are resident in the job and count against the limit): the client offers no more, the job maps no more.
+   */
+  public static final int LIMIT_SHARE = 8;
   /** The least room per direction worth setting up: a few arrays of the minimum size. */
   public static final int MIN_HALF = 4 * SharedArea.MIN_BYTES;
   /** The owner word, padded to a cache line so that the two halves' words do not share one. */
