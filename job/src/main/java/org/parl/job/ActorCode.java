@@ -22,13 +22,15 @@ final class ActorCode {
 
   private final BlobStore blobs;
   private final Path workDir;
+  private final Libraries libraries;
 
-  ActorCode(BlobStore blobs, Path workDir) {
+  ActorCode(BlobStore blobs, Path workDir, Libraries libraries) {
     this.blobs = blobs;
     this.workDir = workDir;
+    this.libraries = libraries;
   }
 
-  /** A class loader over the code blobs, child of the job's own. */
+  /** A class loader over the code blobs, child of the installation's libraries (and so of the job's own loader). */
   ClassLoader loader(List<String> code) throws CallFailure {
     URL[] urls = new URL[code.size()];
     for (int i = 0; i < urls.length; i++) {
@@ -42,7 +44,7 @@ final class ActorCode {
         throw new CallFailure(INVALID, e.getMessage());
       }
     }
-    return new URLClassLoader("actor", urls, ActorCode.class.getClassLoader());
+    return new URLClassLoader("actor", urls, libraries.parent());
   }
 
   /** Copies the distributed files into the working directory, refusing names that leave it. */
