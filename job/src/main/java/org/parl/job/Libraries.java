@@ -1,26 +1,41 @@
 package org.parl.job;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
 
 /**
  * The jars of the installation that are not the job's own (Hazelcast, the web server, Bouncy
- * Castle, the nodes, the command line, logging): actors see them as before, through a class loader
- * between the job's and each actor's, but an idle job never opens them. The JVM keeps the central
- * directory of every class-path jar it opened on its heap, and the first HMAC of a job (the JDK's
- * {@code JceSecurity} makes an {@code http} URL, whose handler lookup reads the services of every
- * jar of the system class path) opened all of them: about 2.5 MB of an idle job. The loader is
- * made when the first actor is created and kept for the next actors of a reused process.
+ * Castle, the nodes, the command line, logging): an actor finds in them what neither the job's
+ * class path nor its own code has, through one class loader made when an actor first needs it, so
+ * that an idle job never opens them. The JVM keeps the central directory of every jar it opened on
+ * its heap, and a job's first HMAC (the JDK's {@code JceSecurity} makes an {@code http} URL, whose
+ * handler lookup reads the services of every jar of the system class path) opened all of them:
+ * about 2.5 MB of an idle job, and 15-30 ms to open them again at an actor's first lookup. The
+ * loader is kept for the next actors of a reused process.
  */
 final class Libraries {
 
   private final List<URL> jars;
-  private ClassLoader loader;
+  private Loader loader;
+
+  /** The libraries' loader; its own jars only, the job's loader being every actor's parent already. */
+  private static final class Loader extends URLClassLoader {
+    Loader(URL[] jars) {
+      super("parl-libraries", jars, Libraries.class.getClassLoader());
+    }
+
+    Enumeration<URL> ownResources(String name) throws IOException {
+      return findResources(name);
+    }
+  }
 
   private Libraries(List<URL> jars) {
     this.jars = jars;
@@ -46,14 +61,34 @@ final class Libraries {
     return new Libraries(List.copyOf(urls));
   }
 
-  /** The parent of an actor's class loader: the libraries' loader, made on first use, or the job's own. */
-  synchronized ClassLoader parent() {
-    if (jars.isEmpty()) {
-      return Libraries.class.getClassLoader();
-    }
-    if (loader == null) {
-      loader = new URLClassLoader("parl-libraries", jars.toArray(URL[]::new), Libraries.class.getClassLoader());
+  private synchronized Loader loader() {
+    if (loader == null && !jars.isEmpty()) {
+      loader = new Loader(jars.toArray(URL[]::new));
     }
     return loader;
+  }
+
+  /** Whether the libraries' loader was made (an actor looked for something only they could have). */
+  synchronized boolean opened() {
+    return loader != null;
+  }
+
+  /** A class of the libraries (the job's own classes are found first by the caller's parent). */
+  Class<?> loadClass(String name) throws ClassNotFoundException {
+    Loader l = loader();
+    if (l == null) {
+      throw new ClassNotFoundException(name);
+    }
+    return l.loadClass(name);
+  }
+
+  URL findResource(String name) {
+    Loader l = loader();
+    return l == null ? null : l.findResource(name);
+  }
+
+  Enumeration<URL> findResources(String name) throws IOException {
+    Loader l = loader();
+    return l == null ? Collections.emptyEnumeration() : l.ownResources(name);
   }
 }
