@@ -47,10 +47,15 @@ public final class Parl {
     return Holder.CONNECTOR;
   }
 
-  /** Looked up once, on first use. */
+  /**
+   * Looked up once, on first use: where this API comes from, else through the calling thread's
+   * context class loader (actor code in a job process, whose job has this API on its own class
+   * path and the client among the installation's libraries).
+   */
   private static final class Holder {
     static final ClientConnector CONNECTOR = ServiceLoader.load(ClientConnector.class, Parl.class.getClassLoader())
         .findFirst()
+        .or(() -> ServiceLoader.load(ClientConnector.class, Thread.currentThread().getContextClassLoader()).findFirst())
         .orElseThrow(() -> new ParlException("the parl client is not on the class path: add the org.parl:parl "
             + "artifact (or the output of 'bin/parl classpath')"));
   }

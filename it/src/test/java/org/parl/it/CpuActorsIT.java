@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,8 @@ import org.parl.RemoteSerializationException;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.it.actors.FailingCtor;
+import org.parl.it.actors.Libs;
+import org.parl.it.actors.LibsImpl;
 import org.parl.it.actors.Point;
 import org.parl.it.actors.Unserialisable;
 
@@ -197,6 +201,41 @@ class CpuActorsIT {
     assertThrows(ActorLostException.class, () -> a.call(Counter::value).await());
     a.close();
     cluster.awaitIdle();
+  }
+
+  /**
+   * A job's class path holds only the job's own jars; an actor still reaches the rest of the
+   * installation (SLF4J and its logback binding, whose lines go to the job's log; Hazelcast),
+   * which its client does not ship since the cluster has them.
+   */
+  @Test
+  void anActorReachesTheInstallationsJarsThatItsJobsClassPathLeavesOut() throws Exception {
+    List<JobProcesses.Job> jobs = JobProcesses.of(cluster.home);
+    assertFalse(jobs.isEmpty());
+    for (JobProcesses.Job job : jobs) {
+      List<String> cmd = List.of(Files.readString(Path.of("/proc", String.valueOf(job.pid()), "cmdline")).split("\0"));
+      String classPath = cmd.get(cmd.indexOf("-cp") + 1);
+      assertTrue(classPath.contains("parl-job") && !classPath.contains("hazelcast"), classPath);
+      assertTrue(cmd.get(cmd.indexOf("--libraries") + 1).contains("hazelcast"), cmd.toString());
+    }
+    try (var libs = parl.actor(Libs.class, LibsImpl.class).createAsync().await()) {
+      assertEquals("ch.qos.logback.classic.Logger", libs.proxy().log("a line through SLF4J from an actor"));
+      assertEquals("parl-libraries", libs.proxy().loaderOf("com.hazelcast.core.Hazelcast"));
+      assertEquals("app", libs.proxy().loaderOf("com.fasterxml.jackson.databind.ObjectMapper"));
+      Await.until("the actor's SLF4J line in a job log", Duration.ofSeconds(10),
+          () -> jobLogsContain("INFO  LibsImpl - a line through SLF4J from an actor"));
+    }
+  }
+
+  private boolean jobLogsContain(String text) throws IOException {
+    try (Stream<Path> files = Files.walk(cluster.home.resolve("workers"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+        if (Files.readString(f).contains(text)) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   @Test

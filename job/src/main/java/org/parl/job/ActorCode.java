@@ -5,7 +5,6 @@ import static org.parl.wire.ErrorKind.INVALID;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,13 +21,15 @@ final class ActorCode {
 
   private final BlobStore blobs;
   private final Path workDir;
+  private final Libraries libraries;
 
-  ActorCode(BlobStore blobs, Path workDir) {
+  ActorCode(BlobStore blobs, Path workDir, Libraries libraries) {
     this.blobs = blobs;
     this.workDir = workDir;
+    this.libraries = libraries;
   }
 
-  /** A class loader over the code blobs, child of the job's own. */
+  /** A class loader over the code blobs: after the job's own loader, before the installation's libraries. */
   ClassLoader loader(List<String> code) throws CallFailure {
     URL[] urls = new URL[code.size()];
     for (int i = 0; i < urls.length; i++) {
@@ -42,7 +43,7 @@ final class ActorCode {
         throw new CallFailure(INVALID, e.getMessage());
       }
     }
-    return new URLClassLoader("actor", urls, ActorCode.class.getClassLoader());
+    return new ActorLoader(urls, libraries);
   }
 
   /** Copies the distributed files into the working directory, refusing names that leave it. */

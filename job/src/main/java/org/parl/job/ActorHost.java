@@ -37,8 +37,8 @@ final class ActorHost {
   private ActorFields fields;
   private final Map<String, RemoteMethod> methods = new HashMap<>();
 
-  ActorHost(BlobStore blobs, Path workDir) {
-    this.code = new ActorCode(blobs, workDir);
+  ActorHost(BlobStore blobs, Path workDir, Libraries libraries) {
+    this.code = new ActorCode(blobs, workDir, libraries);
   }
 
   String describe() {

@@ -38,7 +38,8 @@ import org.parl.wire.SharedLink;
  * away without closing, or when its worker goes away.
  *
  * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]
- * [--code-cache-max-bytes N] [--memory-limit-mb N]},
+ * [--code-cache-max-bytes N] [--memory-limit-mb N] [--libraries JAR:JAR...]} (the installation's jars that are
+ * not on its class path, {@link Libraries}),
  * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
  */
 public final class JobMain {
@@ -55,6 +56,7 @@ public final class JobMain {
   private final BlobStore blobs;
   /** The memory limit the worker started this process with ({@code --memory-limit-mb}), 0 for none. */
   private final int memoryLimitMb;
+  private final Libraries libraries;
   private final Path workDir = Path.of("").toAbsolutePath();
   private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
   /** Where System.out and System.err go once a reused process writes to its current actor's log; null before. */
@@ -68,11 +70,12 @@ public final class JobMain {
   /** How one actor's session ended. */
   private record SessionEnd(boolean closed, Thread thread) {}
 
-  private JobMain(String slot, String bindHost, BlobStore blobs, int memoryLimitMb) {
+  private JobMain(String slot, String bindHost, BlobStore blobs, int memoryLimitMb, Libraries libraries) {
     this.memoryLimitMb = memoryLimitMb;
     this.slot = slot;
     this.bindHost = bindHost;
     this.blobs = blobs;
+    this.libraries = libraries;
   }
 
   public static void main(String[] args) {
@@ -86,7 +89,8 @@ public final class JobMain {
       LaunchSecrets secrets = LaunchSecrets.read(System.in);
       JobMain job = new JobMain(a.get("slot"), a.get("host"), new BlobStore(Path.of(a.get("blobs")),
           Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))),
-          Integer.parseInt(a.getOrDefault("memory-limit-mb", "0")));
+          Integer.parseInt(a.getOrDefault("memory-limit-mb", "0")),
+          a.containsKey("libraries") ? Libraries.of(a.get("libraries")) : Libraries.none());
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }
@@ -109,7 +113,7 @@ public final class JobMain {
       data.bind(new InetSocketAddress(InetAddress.getByName(bindHost), 0), 16);
       data.setSoTimeout(1000);
       SharedSecret secret = SharedSecret.random();
-      host = new ActorHost(blobs, workDir);
+      host = new ActorHost(blobs, workDir, libraries);
       if (baseline == null) {
         baseline = ReuseCheck.baseline();
       }

@@ -19,7 +19,8 @@ class ActorCodeTest {
   Path tmp;
 
   private ActorCode code() throws Exception {
-    return new ActorCode(new BlobStore(tmp.resolve("blobs")), Files.createDirectories(tmp.resolve("work")));
+    return new ActorCode(new BlobStore(tmp.resolve("blobs")), Files.createDirectories(tmp.resolve("work")),
+        Libraries.none());
   }
 
   private String store(byte[] data) throws Exception {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.sun.management.HotSpotDiagnosticMXBean;
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
@@ -18,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.parl.ParlException;
 import org.parl.job.JobMain;
@@ -55,6 +55,7 @@ final class JobLauncher {
   private final List<String> extraOptions;
   /** Made on first use, off the event loop (it reads the jars' manifests); guarded by {@code this}. */
   private String classpath;
+  private String libraries;
   private JobArchive archive;
   /** The host's shipped-code cache cap that job processes enforce (SPEC §8); set once the limits are read. */
   private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
@@ -74,7 +75,9 @@ final class JobLauncher {
   /** The job's class path and its class-data archive, made once. */
   private synchronized JobArchive archive() {
     if (archive == null) {
-      classpath = jobClassPath(ClassPaths.current(), codeSources());
+      JobClassPath paths = JobClassPath.of(ClassPaths.current(), location(JobMain.class).orElse(null), codeSources());
+      classpath = JobClassPath.join(paths.own());
+      libraries = JobClassPath.join(paths.libraries());
       archive = new JobArchive(blobs.resolveSibling("cds"), javaBinary, classpath);
     }
     return archive;
@@ -87,7 +90,7 @@ final class JobLauncher {
    * Bouncy Castle (as in the launcher jar's manifest), an idle job held every jar of the
    * installation open, several MB. The jars are the same, so user code sees the same classes.
    */
-  static String jobClassPath(List<Path> entries, List<Path> first) {
+  static List<Path> jobClassPath(List<Path> entries, List<Path> first) {
     LinkedHashSet<Path> ordered = new LinkedHashSet<>();
     for (Path p : first) {
       if (entries.contains(p)) {
@@ -95,7 +98,7 @@ final class JobLauncher {
       }
     }
     ordered.addAll(entries);
-    return ordered.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+    return List.copyOf(ordered);
   }
 
   private static boolean knows(String vmOption) {
@@ -111,16 +114,21 @@ final class JobLauncher {
   private static List<Path> codeSources() {
     List<Path> out = new ArrayList<>();
     for (Class<?> c : JOB_CODE) {
-      try {
-        CodeSource source = c.getProtectionDomain().getCodeSource();
-        if (source != null && source.getLocation() != null) {
-          out.add(Path.of(source.getLocation().toURI()).toAbsolutePath().normalize());
-        }
-      } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
-        // an unusual class loader: that jar keeps its place
-      }
+      location(c).ifPresent(out::add);
     }
     return out;
+  }
+
+  private static Optional<Path> location(Class<?> c) {
+    try {
+      CodeSource source = c.getProtectionDomain().getCodeSource();
+      if (source != null && source.getLocation() != null) {
+        return Optional.of(Path.of(source.getLocation().toURI()).toAbsolutePath().normalize());
+      }
+    } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+      // an unusual class loader: that jar keeps its place
+    }
+    return Optional.empty();
   }
 
   void codeCacheMaxBytes(long max) {
@@ -135,6 +143,11 @@ final class JobLauncher {
   private synchronized String jobClassPath() {
     archive();
     return classpath;
+  }
+
+  private synchronized String libraries() {
+    archive();
+    return libraries;
   }
 
   /**
@@ -196,6 +209,9 @@ final class JobLauncher {
         "--code-cache-max-bytes", String.valueOf(codeCacheMaxBytes)));
     if (job.memoryLimitMb > 0) {
       cmd.addAll(List.of("--memory-limit-mb", String.valueOf(job.memoryLimitMb)));
+    }
+    if (!libraries().isEmpty()) {
+      cmd.addAll(List.of("--libraries", libraries()));
     }
     ProcessBuilder pb = new ProcessBuilder(cmd)
         .directory(job.workDir.toFile())
