@@ -186,6 +186,10 @@ final class JobLauncher {
     // while an idle job keeps a small one
     cmd.add("-XX:MinHeapFreeRatio=50");
     cmd.add("-XX:MaxHeapFreeRatio=90");
+    // half the heap young, so that once it has grown an 8 MB array fits in eden and dies in a young
+    // collection: with the default third, a job whose live heap is small (4 MB) stayed at 24 MB and ran
+    // a full collection for every 8 MB argument (8 MB echo 19 ms, 5.7 ms with this; idle +1.5 MB)
+    cmd.add("-XX:NewRatio=1");
     cmd.add("-Xss512k");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
     if (TRIM_NATIVE_HEAP) {
