@@ -45,12 +45,10 @@ final class Handshake {
   private final Supplier<String> jobId;
   private final long memoryLimitBytes;
 
-  /** @param fingerprint of the data port's TLS certificate, or {@link DataAuth#NO_FINGERPRINT} */
-  Handshake(SharedSecret secret, byte[] fingerprint, BlobStore blobs, Supplier<String> jobId) {
-    this(secret, fingerprint, blobs, jobId, 0);
-  }
-
-  /** @param memoryLimitMb the job's memory limit, 0 for none */
+  /**
+   * @param fingerprint of the data port's TLS certificate, or {@link DataAuth#NO_FINGERPRINT}
+   * @param memoryLimitMb the job's memory limit, 0 for none
+   */
   Handshake(SharedSecret secret, byte[] fingerprint, BlobStore blobs, Supplier<String> jobId, int memoryLimitMb) {
     this.secret = secret;
     this.fingerprint = fingerprint.clone();
