@@ -77,11 +77,13 @@ final class JobSupervisor {
     });
     new Heartbeats(table, this::kill).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
-    vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
+    // the limits are known before the first job starts: a warm process takes its code-cache cap at its start
+    return vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
       log.warn("using the default limits: {}", e.getMessage());
       return LimitSettings.DEFAULTS;
-    }).onSuccess(this::applyLimits);
-    return readEncryptData().compose(v -> control.listen(vertx));
+    }).onSuccess(this::applyLimits)
+        .compose(limits -> readEncryptData())
+        .compose(v -> control.listen(vertx));
   }
 
   /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
