@@ -6,6 +6,8 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.parl.wire.SharedLink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +22,9 @@ import org.slf4j.LoggerFactory;
 final class SharedOffer {
 
   private static final Logger LOG = LoggerFactory.getLogger(SharedOffer.class);
+
+  /** Each job host's answer, found once: finding it walks this host's interfaces, on every create otherwise. */
+  private static final Map<String, Boolean> SAME_HOST = new ConcurrentHashMap<>();
 
   private SharedOffer() {}
 
@@ -51,6 +56,10 @@ final class SharedOffer {
 
   /** Whether {@code host} names this host: a loopback address or an address of one of its interfaces. */
   static boolean sameHost(String host) {
+    return SAME_HOST.computeIfAbsent(host, SharedOffer::resolvesHere);
+  }
+
+  private static boolean resolvesHere(String host) {
     try {
       InetAddress a = InetAddress.getByName(host);
       return a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null;
