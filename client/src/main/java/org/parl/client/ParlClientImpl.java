@@ -56,6 +56,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   /** Where shared areas for jobs on this host are made: /dev/shm when there is one. */
   private static final Path SHM_PARENT = SharedArea.defaultParent(Path.of(System.getProperty("java.io.tmpdir")));
   private static final int SETUP_MS = 120_000;
+  private static final String NETTY_JFR = "io.netty.jfr.enabled";
 
   private final Vertx vertx;
   private final boolean ownsVertx;
@@ -101,6 +102,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
    */
   public static Future<ParlClient> connect(Vertx given, ConnectOptions options) {
     List<HostPort> masters = GatewayFailover.parse(options.getAddress());
+    if (given == null) {
+      startUp();
+    }
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)).build();
     Context ctx = vertx.getOrCreateContext();
@@ -111,12 +115,13 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       GatewayCodec.warmUp();
       return null;
     }, false);
-    ValueCodec codec = new ValueCodec();
+    Future<ValueCodec> valueCodec = vertx.executeBlocking(ValueCodec::new, false);
     Promise<ParlClient> result = Promise.promise();
     ctx.runOnContext(v -> token
         .map(t -> GatewayFailover.of(vertx, masters, t, gatewayCodec, timeoutMs))
         .compose(failover -> failover.connect(ParlClientImpl::hello)
-            .map(c -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, failover, c, codec)))
+            .compose(c -> valueCodec.map(codec -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options,
+                failover, c, codec))))
         .onComplete(ar -> {
           if (ar.failed() && given == null) {
             vertx.close();
@@ -124,6 +129,19 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
           result.handle(ar);
         }));
     return result.future();
+  }
+
+  /**
+   * What a fresh program's first connection would otherwise do one step after the other: the JDK's
+   * TLS client is set up on its own thread while Vert.x starts, and Netty is told not to announce
+   * its buffer allocations to Java Flight Recorder (loading JFR's event support costs ~0.1 s on the
+   * event loop, and nothing reads them) unless the program chose otherwise.
+   */
+  private static void startUp() {
+    if (System.getProperty(NETTY_JFR) == null) {
+      System.setProperty(NETTY_JFR, "false");
+    }
+    TlsWarmUp.start();
   }
 
   /** The cluster token: the options' own, else as SPEC §9 says; {@code AuthenticationException} when there is none. */
