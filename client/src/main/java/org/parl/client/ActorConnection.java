@@ -147,12 +147,13 @@ final class ActorConnection {
   }
 
   /**
-   * Starts the reader thread; {@code onBroken} gives the reason a broken connection is reported
-   * with (it may wait a moment for the master to say why the job ended).
+   * Ends the set-up: from now on answers are read by their callers or the reader thread, which
+   * starts when first needed ({@link AnswerReader#arm}). {@code onBroken} gives the reason a broken
+   * connection is reported with (it may wait a moment for the master to say why the job ended).
    */
-  void startReader(String name, Function<IOException, ParlException> onBroken) {
+  void armReader(String name, Function<IOException, ParlException> onBroken) {
     this.onBroken = onBroken;
-    reader.start(name, writer::shutdown);
+    reader.arm(name, writer::shutdown);
   }
 
   /** Sends a request; the future completes with the decoded answer. */

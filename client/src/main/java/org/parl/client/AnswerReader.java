@@ -35,6 +35,10 @@ final class AnswerReader {
   /** Answers are read (holding {@link #readRole}) into this buffer and decoded before the next read. */
   private byte[] received = new byte[64 * 1024];
   private volatile Thread reader;
+  private volatile String name;
+  private Runnable onEnd;
+  /** Set when the connection closed before the reader thread was needed: it never starts. */
+  private boolean ended;
 
   /**
    * @param closed whether the socket was closed
@@ -50,20 +54,53 @@ final class AnswerReader {
     this.onAnswered = onAnswered;
   }
 
-  /** Starts the reader thread; {@code onEnd} runs on it when it ends. */
-  void start(String name, Runnable onEnd) {
-    Thread t = new Thread(() -> {
-      readLoop();
-      onEnd.run();
-    }, "parl-actor-" + name);
-    t.setDaemon(true);
-    reader = t;
-    t.start();
+  /**
+   * Arms the reader thread, which starts at the first {@link #wake()}: a program that only makes
+   * blocking calls reads its own answers and never needs it, and an asynchronous call starts it
+   * after its request has left, while the job works. {@code onEnd} runs on it when it ends.
+   */
+  void arm(String name, Runnable onEnd) {
+    this.name = name;
+    this.onEnd = onEnd;
   }
 
-  /** Wakes the reader thread: there is something to read, or the connection ended. */
+  /** Wakes the reader thread (starting it if armed): there is something to read, or the connection ended. */
   void wake() {
-    LockSupport.unpark(reader);
+    Thread t = reader;
+    if (t != null) {
+      LockSupport.unpark(t);
+    } else if (name != null) {
+      startOrEnd();
+    }
+  }
+
+  /**
+   * Starts the armed reader thread once; on a connection closed before it was needed, does what
+   * its end would do here instead, without starting a thread just to end it.
+   */
+  private void startOrEnd() {
+    boolean endHere;
+    synchronized (this) {
+      if (reader != null || ended) {
+        return;
+      }
+      endHere = closed.getAsBoolean();
+      if (endHere) {
+        ended = true;
+      } else {
+        Thread t = new Thread(() -> {
+          readLoop();
+          onEnd.run();
+        }, "parl-actor-" + name);
+        t.setDaemon(true);
+        reader = t;
+        t.start();
+      }
+    }
+    if (endHere) {
+      closedWhileIdle();
+      onEnd.run();
+    }
   }
 
   /**
@@ -103,8 +140,12 @@ final class AnswerReader {
         readRole.unlock();
       }
     }
+    closedWhileIdle();
+  }
+
+  private void closedWhileIdle() {
     if (pending.lost() == null) {
-      // closed while idle: whatever is sent now must fail, not wait for a reader that is gone
+      // whatever is sent now must fail, not wait for a reader that is gone
       onBroken.accept(new IOException("the connection was closed"));
     }
   }

@@ -269,7 +269,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     if (lostReason != null) { // lost the master while this actor was set up
       actor.lose(lostReason);
     }
-    actor.startReader();
+    actor.armReader();
     return actor;
   }
 

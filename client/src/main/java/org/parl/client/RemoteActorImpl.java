@@ -100,8 +100,8 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     return client;
   }
 
-  void startReader() {
-    conn.startReader(jobId(), this::lostBecause);
+  void armReader() {
+    conn.armReader(jobId(), this::lostBecause);
   }
 
   @Override

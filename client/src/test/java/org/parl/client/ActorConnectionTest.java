@@ -1,6 +1,7 @@
 package org.parl.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -64,7 +65,7 @@ class ActorConnectionTest {
   private ActorConnection connect(FakeJob job) throws Exception {
     ActorConnection conn = job.connect();
     closing.add(conn::closeSocket);
-    conn.startReader(reader.substring("parl-actor-".length()), e -> new ActorLostException("the fake job went away"));
+    conn.armReader(reader.substring("parl-actor-".length()), e -> new ActorLostException("the fake job went away"));
     return conn;
   }
 
@@ -112,6 +113,18 @@ class ActorConnectionTest {
   private void awaitWaiting(String thread) throws InterruptedException {
     Thread t = threads.get(thread);
     awaitStack(t, "waiting", s -> !reading(s) && (t.getState() == Thread.State.TIMED_WAITING || t.getState() == Thread.State.WAITING));
+  }
+
+  /** Starts the reader thread the way a program does, with an asynchronous call; returns once it is idle again. */
+  private void startReader(ActorConnection conn, FakeJob job) throws Exception {
+    Future<String> async = conn.send(Frames.CALL, payload("start"), decoder);
+    job.answer(job.next());
+    assertEquals("start", get(async));
+    awaitReaderIdle();
+  }
+
+  private boolean readerExists() {
+    return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(reader));
   }
 
   /** The reader thread is parked because no request is pending (not waiting for the read role). */
@@ -162,7 +175,7 @@ class ActorConnectionTest {
   void aBlockingCallerReadsItsOwnAnswerAndThoseOfAsyncCallersMeanwhile() throws Exception {
     FakeJob job = job(false);
     ActorConnection conn = connect(job);
-    awaitReaderIdle();
+    startReader(conn, job);
     CompletableFuture<String> b = blockingCall(conn, "caller-b", "b");
     Frames.Frame fb = job.next();
     awaitReading("caller-b");
@@ -185,7 +198,7 @@ class ActorConnectionTest {
   void theReadRolePassesFromOneCallerToTheReaderThreadAndBack() throws Exception {
     FakeJob job = job(false);
     ActorConnection conn = connect(job);
-    awaitReaderIdle();
+    startReader(conn, job);
     CompletableFuture<String> first = blockingCall(conn, "caller-1", "first");
     Frames.Frame f1 = job.next();
     awaitReading("caller-1");
@@ -262,7 +275,7 @@ class ActorConnectionTest {
   void everyWaiterFailsWhenTheJobGoesAway() throws Exception {
     FakeJob job = job(false);
     ActorConnection conn = connect(job);
-    awaitReaderIdle();
+    startReader(conn, job);
     CompletableFuture<String> reading = blockingCall(conn, "caller-reading", "r");
     job.next();
     awaitReading("caller-reading");
@@ -302,10 +315,41 @@ class ActorConnectionTest {
   void aConnectionClosedWhileIdleFailsLaterCalls() throws Exception {
     FakeJob job = job(false);
     ActorConnection conn = connect(job);
-    awaitReaderIdle();
+    startReader(conn, job);
     conn.closeSocket();
     assertLost(failure(conn.send(Frames.CALL, payload("after"), decoder)));
     assertLost(failure(blockingCall(conn, "caller-after", "after")));
+  }
+
+  @Test
+  void blockingCallsAloneStartNoReaderThreadAndTheFirstAsyncCallStartsIt() throws Exception {
+    FakeJob job = job(false);
+    ActorConnection conn = connect(job);
+    for (int i = 0; i < 3; i++) {
+      CompletableFuture<String> b = blockingCall(conn, "caller-" + i, "b" + i);
+      job.answer(job.next());
+      assertEquals("b" + i, get(b));
+      assertEquals("caller-" + i, decodedOn.get("b" + i));
+    }
+    assertFalse(readerExists(), "blocking callers read their own answers: no reader thread is needed");
+    Future<String> a = conn.send(Frames.CALL, payload("a"), decoder);
+    job.answer(job.next());
+    assertEquals("a", get(a));
+    assertEquals(reader, decodedOn.get("a"), "the first asynchronous call started the reader thread");
+  }
+
+  @Test
+  void aConnectionClosedBeforeItsReaderWasNeededFailsLaterCallsWithoutStartingIt() throws Exception {
+    FakeJob job = job(false);
+    ActorConnection conn = connect(job);
+    CompletableFuture<String> b = blockingCall(conn, "caller-before", "before");
+    job.answer(job.next());
+    assertEquals("before", get(b));
+    conn.closeSocket();
+    assertTrue(conn.isLost(), "closing marks the connection lost at once");
+    assertLost(failure(conn.send(Frames.CALL, payload("after"), decoder)));
+    assertLost(failure(blockingCall(conn, "caller-after", "after")));
+    assertFalse(readerExists(), "no thread was started just to end");
   }
 
   private static void assertLost(Throwable t) {

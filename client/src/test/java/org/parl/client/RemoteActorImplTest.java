@@ -73,7 +73,7 @@ class RemoteActorImplTest {
   private RemoteActorImpl<Work> actor() throws Exception {
     JsonObject placement = new JsonObject().put("jobId", "job-7").put("workerId", "w-fake").put("gpus", new JsonArray());
     RemoteActorImpl<Work> a = new RemoteActorImpl<>(owner, Work.class, "FakeWork", placement, job.connect(), new ValueCodec());
-    a.startReader();
+    a.armReader();
     return a;
   }
 

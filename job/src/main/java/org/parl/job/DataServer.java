@@ -13,6 +13,8 @@ import java.net.SocketTimeoutException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSocket;
@@ -42,6 +44,12 @@ final class DataServer {
   private final AtomicBoolean taken = new AtomicBoolean();
   private final ScheduledThreadPoolExecutor deadlines =
       new ScheduledThreadPoolExecutor(1, r -> RuntimeThreads.create(r, "parl-data-deadlines", true));
+  /**
+   * The connections' threads: one is started before the client connects, so that its handshake
+   * does not wait for a thread to start (~0.5 ms on a busy host); more are started for concurrent
+   * connections, at most one per pending handshake plus the session's.
+   */
+  private final ThreadPoolExecutor connections;
 
   /** @param server bound, with a short accept timeout so that {@link #serve}'s {@code onIdle} runs */
   DataServer(ServerSocket server, Handshake handshake, long deadlineMs, int maxPending) {
@@ -50,6 +58,9 @@ final class DataServer {
     this.deadlineMs = deadlineMs;
     this.pending = new Semaphore(maxPending);
     deadlines.setRemoveOnCancelPolicy(true);
+    connections = new ThreadPoolExecutor(1, maxPending + 1, 1, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        r -> RuntimeThreads.create(r, "parl-data-connection", false));
+    connections.prestartCoreThread();
   }
 
   /**
@@ -77,8 +88,9 @@ final class DataServer {
         refuse(s);
         continue;
       }
-      RuntimeThreads.create(() -> authenticate(s, session), "parl-data-" + s.getPort(), false).start();
+      connections.execute(() -> authenticate(s, session));
     }
+    connections.shutdown(); // the session's thread ends with its session
     deadlines.shutdownNow();
   }
 

@@ -28,9 +28,11 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -59,7 +61,7 @@ class DataServerTest {
 
   private final SharedSecret secret = SharedSecret.random();
   private final List<AutoCloseable> open = new ArrayList<>();
-  private final BlockingQueue<String> sessions = new ArrayBlockingQueue<>(4);
+  private final BlockingQueue<Thread> sessions = new ArrayBlockingQueue<>(4);
   private final BlockingQueue<SharedLink> sharedSessions = new ArrayBlockingQueue<>(4);
 
   @AfterEach
@@ -84,7 +86,7 @@ class DataServerTest {
     Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7", memoryLimitMb);
     DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
     Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out, shared) -> {
-      sessions.add(Thread.currentThread().getName());
+      sessions.add(Thread.currentThread());
       if (shared != null) {
         open.add(shared);
         sharedSessions.add(shared);
@@ -161,6 +163,8 @@ class DataServerTest {
   @Test
   void aClientWithTheSecretIsServedAndTheJobProvesItselfInReturn() throws Exception {
     int port = start(null, 10_000, 8);
+    Set<Thread> waiting = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("parl-data-connection")).collect(Collectors.toSet());
     Socket s = connect(port, false);
     Exchange e = hello(s, secret, DataAuth.NO_FINGERPRINT);
     assertEquals(Frames.RESULT, e.answer().type());
@@ -169,7 +173,9 @@ class DataServerTest {
     assertEquals(List.of(HexFormat.of().formatHex(HASH)), welcome.get("missing"), "the blobs this host lacks");
     assertTrue(DataAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.get("proof")), e.jobNonce(), e.clientNonce(),
         DataAuth.NO_FINGERPRINT), "the job proves that it holds the secret, over this exchange's nonces");
-    assertNotNull(sessions.poll(5, TimeUnit.SECONDS), "the session runs");
+    Thread session = sessions.poll(5, TimeUnit.SECONDS);
+    assertNotNull(session, "the session runs");
+    assertTrue(waiting.contains(session), "on the thread that was started before the client connected: " + session);
     Frames.write(s.getOutputStream(), Frames.CALL, 2, new byte[100_000]);
     assertEquals(100_000, Frames.read(new DataInputStream(s.getInputStream())).length(),
         "after authentication frames may be large");
