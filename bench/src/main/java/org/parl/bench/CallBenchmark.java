@@ -117,8 +117,8 @@ final class CallBenchmark {
         throw new IllegalStateException("the echo lost elements");
       }
     };
-    Timed.repeat(() -> tcp.roundTrip(bytes), plan.arrayWarmup());
-    Timed.repeat(echo, plan.arrayWarmup());
+    Timed.repeatFor(() -> tcp.roundTrip(bytes), plan.arrayWarmup(), plan.arrayWarmupMs());
+    Timed.repeatFor(echo, plan.arrayWarmup(), plan.arrayWarmupMs());
     Samples tcpS = new Samples(perRound * plan.arrayRounds());
     Samples parlS = new Samples(perRound * plan.arrayRounds());
     Timed.interleave(plan.arrayRounds(), perRound, () -> tcp.roundTrip(bytes), tcpS, echo, parlS);

@@ -17,6 +17,14 @@ final class Timed {
     }
   }
 
+  /** Runs {@code op} at least {@code times} times and for at least {@code millis} ms (a warm-up to steady state). */
+  static void repeatFor(Op op, int times, long millis) throws Exception {
+    long end = System.nanoTime() + millis * 1_000_000;
+    for (int i = 0; i < times || System.nanoTime() < end; i++) {
+      op.run();
+    }
+  }
+
   static void record(Op op, int times, Samples into) throws Exception {
     for (int i = 0; i < times; i++) {
       long t0 = System.nanoTime();

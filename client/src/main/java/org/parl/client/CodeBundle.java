@@ -29,10 +29,13 @@ final class CodeBundle {
 
   final List<Blob> code;
   final List<Blob> files;
+  /** Class-path entries every job has already (parl's own, and jars the cluster has under the same name and size). */
+  private final Set<Path> provided;
 
-  private CodeBundle(List<Blob> code, List<Blob> files) {
+  private CodeBundle(List<Blob> code, List<Blob> files, Set<Path> provided) {
     this.code = code;
     this.files = files;
+    this.provided = provided;
   }
 
   /**
@@ -48,10 +51,15 @@ final class CodeBundle {
       hashes.add(jar.getString("hash"));
     }
     List<Blob> code = new ArrayList<>();
+    Set<Path> known = new HashSet<>();
+    if (parl != null) {
+      known.add(parl);
+    }
     for (Path entry : ClassPaths.current()) {
       // a jar the cluster has under the same name and size is not even hashed (Hazelcast is 16 MiB)
       if (entry.equals(parl) || (Files.isRegularFile(entry)
           && names.contains(entry.getFileName() + "|" + Files.size(entry)))) {
+        known.add(entry.toAbsolutePath().normalize());
         continue;
       }
       Blob b = blob(entry, entry.getFileName().toString());
@@ -59,7 +67,7 @@ final class CodeBundle {
         code.add(b);
       }
     }
-    return new CodeBundle(code, distributedFiles(patterns));
+    return new CodeBundle(code, distributedFiles(patterns), Set.copyOf(known));
   }
 
   private static Blob blob(Path entry, String name) throws IOException {
@@ -71,15 +79,21 @@ final class CodeBundle {
     }
   }
 
+  /** Whether the class's code is in the bundle already, or needs no shipping; answered without reading files. */
+  boolean covers(Class<?> c) {
+    Path where = location(c);
+    return where == null || provided.contains(where) || code.stream().anyMatch(b -> b.source().equals(where));
+  }
+
   /** Adds the code source of a class loaded from outside the class path (an IDE, a plugin loader). */
   CodeBundle including(Class<?> c) throws IOException {
-    Path where = location(c);
-    if (where == null || code.stream().anyMatch(b -> b.source().equals(where)) || where.equals(location(Parl.class))) {
+    if (covers(c)) {
       return this;
     }
+    Path where = location(c);
     List<Blob> more = new ArrayList<>(code);
     more.add(blob(where, where.getFileName().toString()));
-    return new CodeBundle(more, files);
+    return new CodeBundle(more, files, provided);
   }
 
   private static Path location(Class<?> c) {

@@ -15,6 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.parl.ActorBuilder;
@@ -75,6 +80,16 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
   private volatile String lostReason;
   private Future<CodeBundle> bundle;
+  private final SharedOffer sharedOffer;
+  /** The bundle once built, read without a lock. */
+  private volatile CodeBundle builtBundle;
+  /** Opens actors (blocking sockets): one thread per create under way, ended after a minute idle. */
+  private final ExecutorService setUp = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+      new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, "parl-actor-set-up");
+        t.setDaemon(true);
+        return t;
+      });
   private Future<Void> closing;
 
   private ParlClientImpl(Vertx vertx, boolean ownsVertx, Context context, ConnectOptions options, GatewayFailover failover,
@@ -86,6 +101,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     this.options = options;
     this.failover = failover;
     this.welcome = connected.welcome();
+    this.sharedOffer = new SharedOffer(options.isSharedMemory(), SHM_PARENT);
     attach(connected.gateway());
   }
 
@@ -201,10 +217,54 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
           + " cannot be serialised: " + e.getMessage(), e));
     }
     long waitMs = spec.waitForResources() ? options.getResourceWaitTimeout().toMillis() : 0;
-    return bundle(spec)
-        .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.cpus(), spec.gpus(),
-                spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS)))
-            .compose(created -> vertx.executeBlocking(() -> open(spec, created.job(), code, ctorArgs), false)));
+    Context caller = Vertx.currentContext();
+    Promise<RemoteActor<T>> result = Promise.promise();
+    bundle(spec)
+        .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.cpus(),
+                spec.gpus(), spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class,
+                waitMs + LAUNCH_SLACK_MS)))
+            .map(created -> new Placed(created.job(), code)))
+        .onComplete(placed -> {
+          if (placed.failed()) {
+            answer(caller, () -> result.fail(placed.cause()));
+          } else {
+            try {
+              setUp.execute(() -> openAndAnswer(spec, placed.result(), ctorArgs, caller, result));
+            } catch (RejectedExecutionException closed) {
+              answer(caller, () -> result.fail(new InvalidRequestException("this client is closed")));
+            }
+          }
+        });
+    return result.future();
+  }
+
+  /** A job granted by the master, and the code to send it. */
+  private record Placed(JobPlacement job, CodeBundle code) {}
+
+  /**
+   * Opens the actor on a set-up thread and completes its future there, so that a thread waiting
+   * for it wakes at once (not after a hop through the event loop), or on the creating thread's
+   * Vert.x context when it had one.
+   */
+  private <T> void openAndAnswer(ActorBuilderImpl.Spec<T> spec, Placed placed, byte[] ctorArgs, Context caller,
+      Promise<RemoteActor<T>> result) {
+    RemoteActor<T> actor;
+    try {
+      actor = open(spec, placed.job(), placed.code(), ctorArgs);
+    } catch (Exception | Error e) { // whatever happens, the create's future completes
+      answer(caller, () -> result.fail(e));
+      return;
+    }
+    answer(caller, () -> result.complete(actor));
+    sharedOffer.refill(); // for the next create, on this thread now that this one is answered
+  }
+
+  private static void answer(Context caller, Runnable completion) {
+    if (caller == null || Vertx.currentContext() == caller) {
+      completion.run();
+    } else {
+      caller.runOnContext(v -> completion.run());
+    }
   }
 
   private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement job, CodeBundle code, byte[] ctorArgs)
@@ -215,8 +275,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     DataHello.Opened opened;
     try {
       opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
-          blobs.stream().map(Blob::hash).toList(), SharedOffer.make(options.isSharedMemory(), job.host(), spec.maxMemoryMb(),
-              SHM_PARENT));
+          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(job.host(), spec.maxMemoryMb()));
     } catch (IOException e) {
       Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
       if (ended.isPresent()) {
@@ -274,13 +333,18 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   private Future<CodeBundle> bundle(ActorBuilderImpl.Spec<?> spec) {
+    CodeBundle built = builtBundle;
+    if (built != null && built.covers(spec.impl()) && built.covers(spec.api())) {
+      return Future.succeededFuture(built); // on the caller's thread: a completed Vert.x future would hop to the event loop
+    }
     Future<CodeBundle> b;
     synchronized (this) {
       if (bundle == null || bundle.failed()) {
         List<JsonObject> provided = new ArrayList<>();
         welcome.runtime().forEach(jar -> provided.add(GatewayCodec.toJson(jar)));
         List<String> patterns = List.copyOf(options.getDistributedFiles());
-        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
+        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false)
+            .onSuccess(code -> builtBundle = code);
       }
       b = bundle;
     }
@@ -394,6 +458,10 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       closing = Future.all(closed)
           .eventually(() -> onContext(gateway::close))
           .eventually(() -> ownsVertx ? vertx.close() : Future.succeededFuture())
+          .onComplete(ar -> {
+            setUp.shutdown();
+            sharedOffer.close();
+          })
           .mapEmpty();
     }
     return closing;
