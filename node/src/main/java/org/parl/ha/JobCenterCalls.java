@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.internal.VertxInternal;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
@@ -49,7 +50,9 @@ public final class JobCenterCalls {
           "no master is active: the JobCenter cannot be reached"));
       return;
     }
-    ControlBus.request(vertx, Addresses.jobCenter(active.get().memberId()), request, Math.max(1, Math.min(left, attemptMs)))
+    String memberId = active.get().memberId();
+    ControlBus.request(vertx, Addresses.jobCenter(memberId), request, Math.max(1, Math.min(left, attemptMs)),
+            inThisProcess(vertx, memberId))
         .onComplete(ar -> {
           if (ar.succeeded() || !retried(ar.cause())) {
             result.handle(ar);
@@ -66,6 +69,14 @@ public final class JobCenterCalls {
     } else {
       result.fail(failure);
     }
+  }
+
+  /**
+   * Whether that master is this process: the request then skips the event bus's cluster-wide lookup
+   * of the address (a hop to a worker thread and a Hazelcast read on every request).
+   */
+  private static boolean inThisProcess(Vertx vertx, String memberId) {
+    return vertx instanceof VertxInternal v && v.clusterManager() != null && memberId.equals(v.clusterManager().getNodeId());
   }
 
   /** A failure worth another try: nobody answered, rather than the JobCenter refusing. */
