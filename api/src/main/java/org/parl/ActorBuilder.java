@@ -28,6 +28,16 @@ public interface ActorBuilder<T> {
   /** Creates the actor and returns a blocking proxy of {@code T}. Do not call on an event loop. */
   T create();
 
-  /** Creates the actor asynchronously. */
+  /**
+   * Creates the actor asynchronously. The future completes on the calling thread's Vert.x context
+   * when it has one, otherwise on a thread of the client; it fails with {@link ResourceException}
+   * when the cluster has no room (and the builder does not wait, or the wait ran out),
+   * {@link ClusterMismatchException} when it asks for GPUs of a CPU cluster or the reverse,
+   * {@link InvalidRequestException} when the actor's code cannot be loaded, has no such constructor,
+   * or the client is closed, {@link RemoteException} when the constructor threw,
+   * {@link RemoteSerializationException} when the constructor arguments cannot be sent,
+   * {@link ActorLostException} when the job ended while it was set up, and {@link ParlException}
+   * for anything else.
+   */
   Future<RemoteActor<T>> createAsync();
 }

@@ -46,7 +46,8 @@ import org.parl.wire.gateway.JobPlacement;
 /**
  * The client: a control connection to the master's gateway, and one data connection per actor.
  * Control work runs on one Vert.x context; opening an actor (connect, ship code, construct) runs
- * on a worker thread because it uses blocking sockets.
+ * on a set-up thread of the client because it uses blocking sockets, and that thread completes the
+ * create.
  *
  * <p>No call waits for an actor that is gone (SPEC §7): when the master says a job ended, or the
  * connection to the master is lost (without a master, workers stop their jobs, and a master stops
