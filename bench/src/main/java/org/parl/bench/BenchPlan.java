@@ -5,6 +5,8 @@ package org.parl.bench;
  * about 3 minutes on 2 cores, {@code --quick} at about 1 minute. {@code warmupCreates} creates run
  * before the measured ones: a cluster that has run for a while has compiled its create path (on this
  * machine the median create falls by about half over the first hundred creates of a new cluster).
+ * GPU creates likewise run {@code gpuWarmupRounds} unmeasured rounds (one actor per GPU) on their
+ * new cluster first.
  * Array echoes warm up for {@code arrayWarmupMs} per size as well: the median 1 MB echo of a new
  * actor falls from ~2 ms to ~0.6 ms over its first ~700 calls, as both JVMs compile the copy paths
  * and the client's heap settles.
@@ -28,14 +30,15 @@ record BenchPlan(
     int warmCreates,
     int backToBackCycles,
     int probes,
+    int gpuWarmupRounds,
     int gpuWarmRounds,
     int gpuColdCreates) {
 
   static BenchPlan standard() {
-    return new BenchPlan("default", 8_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 15, 20, 4, 3, 5);
+    return new BenchPlan("default", 8_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 15, 20, 4, 10, 3, 5);
   }
 
   static BenchPlan quick() {
-    return new BenchPlan("quick", 4_000, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 5, 8, 2, 1, 2);
+    return new BenchPlan("quick", 4_000, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 5, 8, 2, 3, 1, 2);
   }
 }

@@ -49,23 +49,34 @@ final class GpuCreateBenchmark {
   }
 
   private void warm() throws Exception {
-    log.info("measuring GPU actor creation from warm per-GPU jobs ({} round(s) of {})", plan.gpuWarmRounds(), gpus);
+    log.info("{} unmeasured rounds, then measuring GPU actor creation from warm per-GPU jobs ({} round(s) of {})",
+        plan.gpuWarmupRounds(), plan.gpuWarmRounds(), gpus);
+    for (int r = 0; r < plan.gpuWarmupRounds(); r++) {
+      warmRound(null);
+    }
     Samples s = new Samples(plan.gpuWarmRounds() * gpus);
     for (int r = 0; r < plan.gpuWarmRounds(); r++) {
-      pool.awaitIdle(gpus);
-      List<RemoteActor<BenchActor>> held = new ArrayList<>();
-      try {
-        for (int g = 0; g < gpus; g++) {
-          long t0 = System.nanoTime();
-          held.add(create(0));
-          s.add(System.nanoTime() - t0);
-        }
-      } finally {
-        held.forEach(RemoteActor::close);
-      }
+      warmRound(s);
     }
     report.add(new Metric("gpu_create_warm_p50_ms", "GPU actor create, warm per-GPU job, p50 (fake GPUs)", s.millis(50), "ms",
         null, Target.atMost(10, "<= 10 ms"), null));
+  }
+
+  /** One actor per GPU, each from its warm job, then all closed; the creates' times go to {@code into} unless null. */
+  private void warmRound(Samples into) throws Exception {
+    pool.awaitIdle(gpus);
+    List<RemoteActor<BenchActor>> held = new ArrayList<>();
+    try {
+      for (int g = 0; g < gpus; g++) {
+        long t0 = System.nanoTime();
+        held.add(create(0));
+        if (into != null) {
+          into.add(System.nanoTime() - t0);
+        }
+      }
+    } finally {
+      held.forEach(RemoteActor::close);
+    }
   }
 
   private void cold() throws Exception {
