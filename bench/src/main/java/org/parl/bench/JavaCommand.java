@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.parl.node.ClientLibrary;
 import org.parl.node.NodeJvm;
 
 /**
@@ -55,50 +56,38 @@ final class JavaCommand {
 
   /** {@code java <node flags> -cp parl.jar <main> <args>}: a cluster member of the benchmark's own. */
   List<String> node(Class<?> main, List<String> args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.addAll(NODE_FLAGS);
-    cmd.add("-cp");
-    cmd.add(jar.toString());
-    cmd.add(main.getName());
-    cmd.addAll(args);
-    return cmd;
+    return command(NODE_FLAGS, jar.toString(), main, args);
   }
 
   /**
    * {@code java -cp <client class path>:<main's jar> <main> <args>}: a user's program, whose class path
-   * is the client library only ({@code bin/parl classpath}: {@code client/target/parl.jar} and its
-   * {@code client-lib}), not the cluster's runtime, plus the jar of {@code main} (the benchmark's).
+   * is the client library only ({@link ClientLibrary}, as {@code bin/parl classpath} gives it), not the
+   * cluster's runtime, plus the jar of {@code main} (the benchmark's).
    *
-   * @throws IllegalStateException when the client library is not built
+   * @throws org.parl.node.NodeFailure when the client library is not built
    */
   List<String> clientProgram(Class<?> main, List<String> args) {
     Path root = Path.of(System.getProperty("parl.root", jar.getParent().getParent().getParent().toString()));
-    Path client = root.resolve("client").resolve("target").toAbsolutePath().normalize();
-    if (!Files.isRegularFile(client.resolve("parl.jar")) || !Files.isDirectory(client.resolve("client-lib"))) {
-      throw new IllegalStateException("the client library is missing under " + client + ": build it with 'mvn -B -DskipTests package'");
-    }
     String own;
     try {
       own = Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (java.net.URISyntaxException e) {
       throw new IllegalStateException("cannot locate the jar of " + main.getName() + ": " + e.getMessage(), e);
     }
-    List<String> cmd = new ArrayList<>();
-    cmd.add(java);
-    cmd.add("-cp");
-    cmd.add(String.join(File.pathSeparator, client.resolve("parl.jar").toString(), client.resolve("client-lib") + "/*", own));
-    cmd.add(main.getName());
-    cmd.addAll(args);
-    return cmd;
+    return command(List.of(), ClientLibrary.classPath(root) + File.pathSeparator + own, main, args);
   }
 
   /** {@code java -cp parl.jar <main> <args>}: a plain program on the cluster's runtime class path. */
   List<String> program(Class<?> main, List<String> args) {
+    return command(List.of(), jar.toString(), main, args);
+  }
+
+  private List<String> command(List<String> flags, String classPath, Class<?> main, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
+    cmd.addAll(flags);
     cmd.add("-cp");
-    cmd.add(jar.toString());
+    cmd.add(classPath);
     cmd.add(main.getName());
     cmd.addAll(args);
     return cmd;

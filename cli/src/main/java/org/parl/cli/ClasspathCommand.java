@@ -1,9 +1,8 @@
 package org.parl.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.parl.node.NodeFailure;
+import org.parl.node.ClientLibrary;
 import picocli.CommandLine.Command;
 
 /**
@@ -17,12 +16,7 @@ public final class ClasspathCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Path client = Path.of(System.getProperty("parl.root", "."), "client", "target").toAbsolutePath().normalize();
-    if (!Files.isRegularFile(client.resolve("parl.jar")) || !Files.isDirectory(client.resolve("client-lib"))) {
-      throw new NodeFailure("the client jar is missing under " + client + ": run bin/parl from the parl checkout "
-          + "(it builds what is missing), or 'mvn -B -DskipTests package'");
-    }
-    System.out.println(client.resolve("parl.jar") + java.io.File.pathSeparator + client.resolve("client-lib") + "/*");
+    System.out.println(ClientLibrary.classPath(Path.of(System.getProperty("parl.root", "."))));
     return 0;
   }
 }

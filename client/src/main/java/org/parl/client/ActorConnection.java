@@ -85,10 +85,10 @@ final class ActorConnection {
     return shared;
   }
 
-  /** A new request's use of the shared memory, or null when there is none. */
+  /** A new request's use of the shared memory ({@link SharedLink.Lease#NONE} when there is none). */
   SharedLink.Lease lease() {
     SharedLink s = shared;
-    return s == null ? null : s.lease();
+    return s == null ? SharedLink.Lease.NONE : s.lease();
   }
 
   /** Answer {@code id} has been read (and decoded, or dropped): the shared half it used, if any, is free again. */
@@ -158,7 +158,7 @@ final class ActorConnection {
 
   /** Sends a request; the future completes with the decoded answer. */
   <R> Future<R> send(byte type, FrameBuffer payload, Decoder<R> decoder) {
-    return send(type, payload, decoder, null);
+    return send(type, payload, decoder, SharedLink.Lease.NONE);
   }
 
   /** {@link #send(byte, FrameBuffer, Decoder)} of a payload that may have put arrays in the shared memory ({@code lease}). */
@@ -174,7 +174,7 @@ final class ActorConnection {
    * that waits for it directly, with no hand-over from a reader thread.
    */
   <R> Future<R> call(byte type, FrameBuffer payload, Decoder<R> decoder) {
-    return call(type, payload, decoder, null);
+    return call(type, payload, decoder, SharedLink.Lease.NONE);
   }
 
   /** {@link #call(byte, FrameBuffer, Decoder)} of a payload that may have put arrays in the shared memory ({@code lease}). */
@@ -188,11 +188,9 @@ final class ActorConnection {
     long id = pending.nextId();
     Future<R> answer = pending.add(id, decoder);
     if (pending.lost() == null) {
-      if (lease != null) {
-        lease.commit(id); // before the frame leaves: the job frees the half once it has read frame id
-      }
+      lease.commit(id); // before the frame leaves: the job frees the half once it has read frame id
       writer.write(id, type, payload);
-    } else if (lease != null) {
+    } else {
       lease.abandon();
     }
     return answer;

@@ -81,10 +81,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private final Map<String, ActorConnection> opening = new ConcurrentHashMap<>();
   private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
   private volatile String lostReason;
-  private Future<CodeBundle> bundle;
+  /** The code bundle, built once (again if that failed); read without the lock once built. */
+  private volatile Future<CodeBundle> bundle;
   private final SharedOffer sharedOffer;
-  /** The bundle once built, read without a lock. */
-  private volatile CodeBundle builtBundle;
   /** Opens actors (blocking sockets): one thread per create under way, ended after a minute idle. */
   private final ExecutorService setUp = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
       new SynchronousQueue<>(), r -> {
@@ -338,9 +337,10 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   private Future<CodeBundle> bundle(ActorBuilderImpl.Spec<?> spec) {
-    CodeBundle built = builtBundle;
-    if (built != null && built.covers(spec.impl()) && built.covers(spec.api())) {
-      return Future.succeededFuture(built); // on the caller's thread: a completed Vert.x future would hop to the event loop
+    Future<CodeBundle> built = bundle;
+    if (built != null && built.succeeded() && built.result().covers(spec.impl()) && built.result().covers(spec.api())) {
+      // on the caller's thread: composing on the completed future would hop to its event loop
+      return Future.succeededFuture(built.result());
     }
     Future<CodeBundle> b;
     synchronized (this) {
@@ -348,8 +348,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
         List<JsonObject> provided = new ArrayList<>();
         welcome.runtime().forEach(jar -> provided.add(GatewayCodec.toJson(jar)));
         List<String> patterns = List.copyOf(options.getDistributedFiles());
-        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false)
-            .onSuccess(code -> builtBundle = code);
+        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
       }
       b = bundle;
     }

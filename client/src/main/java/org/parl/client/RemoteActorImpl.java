@@ -152,9 +152,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     try {
       codec.writeAll(shape.parameters(), args, frame, lease);
     } catch (IOException | RuntimeException e) {
-      if (lease != null) {
-        lease.abandon();
-      }
+      lease.abandon();
       return Future.failedFuture(new RemoteSerializationException("the arguments of " + api.getSimpleName() + "."
           + shape.signature() + " cannot be serialised: " + e.getMessage(), e));
     }
@@ -229,9 +227,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     try {
       codec.write(value == null ? Object.class : value.getClass(), value, frame, lease);
     } catch (IOException | RuntimeException e) {
-      if (lease != null) {
-        lease.abandon();
-      }
+      lease.abandon();
       return Future.failedFuture(new RemoteSerializationException("the value for field '" + field
           + "' cannot be serialised: " + e.getMessage(), e));
     }

@@ -27,7 +27,10 @@ final class ActorFields {
     this.codec = codec;
   }
 
-  /** Writes the field's value to {@code out}, its large arrays to {@code lease} when there is room (null: none). */
+  /**
+   * Writes the field's value to {@code out}, its large arrays to {@code lease} when there is room
+   * ({@link SharedLink.Lease#NONE}: none).
+   */
   void get(String name, FrameBuffer out, SharedLink.Lease lease) throws CallFailure {
     Field f = field(name);
     try {

@@ -99,7 +99,7 @@ final class ActorHost {
    * CALL payload: {@code name = method signature, rest = arguments}; the result goes to {@code out}.
    *
    * @param shared where arguments may lie (null: none)
-   * @param lease where large arrays of the result go when there is room (null: in {@code out})
+   * @param lease where large arrays of the result go when there is room ({@link SharedLink.Lease#NONE}: in {@code out})
    */
   void call(Frames.Frame frame, FrameBuffer out, SharedLink shared, SharedLink.Lease lease) throws CallFailure {
     requireActor();

@@ -57,7 +57,7 @@ final class CallerSession {
         }
         byte type = Frames.RESULT;
         reply.reset(KEEP_AT_MOST);
-        SharedLink.Lease lease = shared == null ? null : shared.lease();
+        SharedLink.Lease lease = shared == null ? SharedLink.Lease.NONE : shared.lease();
         try {
           handle(f, lease);
         } catch (CallFailure e) {
@@ -72,12 +72,10 @@ final class CallerSession {
             shared.received(f.id()); // its arrays have been copied out: the client may use the half again
           }
         }
-        if (lease != null) {
-          if (type == Frames.RESULT) {
-            lease.commit(f.id());
-          } else {
-            lease.abandon();
-          }
+        if (type == Frames.RESULT) {
+          lease.commit(f.id());
+        } else {
+          lease.abandon();
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
         reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);

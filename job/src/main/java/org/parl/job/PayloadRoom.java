@@ -14,14 +14,8 @@ final class PayloadRoom {
 
   /** @throws Refused when {@code length} bytes, and their decoded values, do not fit in the free heap */
   static void check(int length) throws Refused {
-    long need = 2L * length;
-    if (need <= free()) {
-      return;
-    }
-    System.gc(); // what counts as used may be garbage; a payload this large is rare enough to pay for a collection
-    long free = free();
-    if (need > free) {
-      throw new Refused(length, free, Runtime.getRuntime().maxMemory());
+    if (!fits(2L * length)) {
+      throw new Refused(length, free(), Runtime.getRuntime().maxMemory());
     }
   }
 
@@ -32,15 +26,19 @@ final class PayloadRoom {
    * @throws IOException when the array does not fit in the free heap
    */
   static void checkShared(int length) throws IOException {
-    if (length <= free()) {
-      return;
-    }
-    System.gc();
-    long free = free();
-    if (length > free) {
-      throw new IOException("an array of " + Refused.mib(length) + " does not fit in the job's heap (" + Refused.mib(free)
+    if (!fits(length)) {
+      throw new IOException("an array of " + Refused.mib(length) + " does not fit in the job's heap (" + Refused.mib(free())
           + " free of " + Refused.mib(Runtime.getRuntime().maxMemory()) + "): send less per call");
     }
+  }
+
+  /** Whether {@code need} bytes fit in the free heap, after a collection when they do not at once. */
+  private static boolean fits(long need) {
+    if (need <= free()) {
+      return true;
+    }
+    System.gc(); // what counts as used may be garbage; a payload this large is rare enough to pay for a collection
+    return need <= free();
   }
 
   /** Bytes the heap can still grow by: its maximum less what it uses now. */

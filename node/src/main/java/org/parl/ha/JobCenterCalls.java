@@ -52,7 +52,7 @@ public final class JobCenterCalls {
     }
     String memberId = active.get().memberId();
     ControlBus.request(vertx, Addresses.jobCenter(memberId), request, Math.max(1, Math.min(left, attemptMs)),
-            inThisProcess(vertx, memberId))
+        inThisProcess(vertx, memberId))
         .onComplete(ar -> {
           if (ar.succeeded() || !retried(ar.cause())) {
             result.handle(ar);

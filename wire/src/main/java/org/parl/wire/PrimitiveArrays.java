@@ -48,7 +48,7 @@ final class PrimitiveArrays {
     private final List<Kind<?>> kinds = new ArrayList<>();
     private final SharedLink.Lease shared;
 
-    /** @param shared the message's use of a shared area, or null to keep every array in the frame */
+    /** @param shared the message's use of a shared area ({@link SharedLink.Lease#NONE}: every array stays in the frame) */
     Attachments(SharedLink.Lease shared) {
       this.shared = shared;
     }
@@ -57,7 +57,7 @@ final class PrimitiveArrays {
     <A> long share(A array, Kind<A> kind) {
       int n = kind.length().applyAsInt(array);
       long bytes = (long) n * kind.width();
-      if (shared == null || bytes < SharedArea.MIN_BYTES || bytes > Integer.MAX_VALUE) {
+      if (bytes < SharedArea.MIN_BYTES || bytes > Integer.MAX_VALUE) {
         return -1;
       }
       SharedLink.Place place = shared.place((int) bytes);

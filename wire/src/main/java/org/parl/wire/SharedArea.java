@@ -189,10 +189,20 @@ public final class SharedArea implements AutoCloseable {
    * @throws BadFrameException when they do not
    */
   public ByteBuffer slice(long offset, long length) throws BadFrameException {
+    checkInside(offset, length, size);
+    return map.slice((int) offset, (int) length).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * Checks that {@code length} bytes at {@code offset}, as a peer announced them, lie inside a
+   * region of {@code size} bytes.
+   *
+   * @throws BadFrameException when they do not
+   */
+  static void checkInside(long offset, long length, long size) throws BadFrameException {
     if (offset < 0 || length < 0 || offset > size || length > size - offset) {
       throw new BadFrameException(length + " bytes at " + offset + " do not lie inside a shared area of " + size + " bytes");
     }
-    return map.slice((int) offset, (int) length).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /**

@@ -139,10 +139,7 @@ public final class SharedLink implements AutoCloseable {
    * @throws BadFrameException when they do not lie inside the half
    */
   ByteBuffer inbound(long offset, int length) throws IOException {
-    if (offset < 0 || length < 0 || offset > in.data.capacity() || length > in.data.capacity() - offset) {
-      throw new BadFrameException(length + " bytes at " + offset + " do not lie inside a shared area of "
-          + in.data.capacity() + " bytes");
-    }
+    SharedArea.checkInside(offset, length, in.data.capacity());
     room.check(length);
     return in.data.slice((int) offset, length).order(ByteOrder.LITTLE_ENDIAN);
   }
@@ -178,6 +175,9 @@ public final class SharedLink implements AutoCloseable {
    * ({@link #abandon}) when the frame is not sent. Confined to the thread that builds the message.
    */
   public static final class Lease {
+    /** The use of no shared memory: every array stays in the frame; committing or abandoning it does nothing. */
+    public static final Lease NONE = new Lease(null);
+
     private final Half half;
     private boolean claimed;
     private boolean placed;
@@ -193,7 +193,7 @@ public final class SharedLink implements AutoCloseable {
      * when the half is taken by another message or too full: the array then goes on the socket.
      */
     Place place(int bytes) {
-      if (refused || bytes > half.data.capacity() - used) {
+      if (half == null || refused || bytes > half.data.capacity() - used) {
         return null;
       }
       if (!claimed) {

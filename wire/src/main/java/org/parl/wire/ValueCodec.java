@@ -41,12 +41,12 @@ public final class ValueCodec {
 
   /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array, at the end of {@code out}. */
   public void writeAll(Type[] types, Object[] values, FrameBuffer out) throws IOException {
-    writeAll(types, values, out, null);
+    writeAll(types, values, out, SharedLink.Lease.NONE);
   }
 
   /**
    * {@link #writeAll(Type[], Object[], FrameBuffer)}, with large primitive arrays copied into a
-   * shared area when {@code shared} has room for them (null: none).
+   * shared area when {@code shared} has room for them ({@link SharedLink.Lease#NONE}: none).
    */
   public void writeAll(Type[] types, Object[] values, FrameBuffer out, SharedLink.Lease shared) throws IOException {
     PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
@@ -63,10 +63,13 @@ public final class ValueCodec {
 
   /** Encodes one value as {@code type} at the end of {@code out}. */
   public void write(Type type, Object value, FrameBuffer out) throws IOException {
-    write(type, value, out, null);
+    write(type, value, out, SharedLink.Lease.NONE);
   }
 
-  /** {@link #write(Type, Object, FrameBuffer)}, with large primitive arrays in {@code shared} when it has room (null: none). */
+  /**
+   * {@link #write(Type, Object, FrameBuffer)}, with large primitive arrays in {@code shared} when it
+   * has room ({@link SharedLink.Lease#NONE}: none).
+   */
   public void write(Type type, Object value, FrameBuffer out, SharedLink.Lease shared) throws IOException {
     PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
     int start = out.extend(4);
