@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * One run of {@code parl bench}: starts the plain-TCP echo server, a GPU cluster with fake GPUs
  * and, unless given a cluster's address, a CPU cluster, side by side; measures the data path, actor
  * creation and {@code Parl.connect} on the CPU cluster, then (on a cluster it started) the data
- * path again on a CPU cluster with {@code --encrypt-data}, then GPU actor creation. Every process it
+ * path again on a CPU cluster with {@code --encrypt-data}, then GPU actor creation, then (again only
+ * without an address) the data path across hosts ({@link CrossHostBenchmark}). Every process it
  * started is stopped by pid at the end, also when it fails.
  */
 public final class BenchRun {
@@ -44,13 +45,9 @@ public final class BenchRun {
    * @param quick fewer iterations (about 1 minute instead of 3)
    * @param scale instead of everything else, the scale benchmark with simulated workers as this
    *     plan says ({@link #scalePlan}); null for the usual run
+   * @param crossHostOnly instead of everything else, only the rows across hosts (with no address)
    */
-  public record Options(String address, boolean quick, ScalePlan scale) {
-
-    public Options(String address, boolean quick) {
-      this(address, quick, null);
-    }
-  }
+  public record Options(String address, boolean quick, ScalePlan scale, boolean crossHostOnly) {}
 
   /**
    * The plan of {@code --scale}: the standard one, or with the given worker counts, connections and
@@ -100,43 +97,56 @@ public final class BenchRun {
     report.context("java", System.getProperty("java.vm.version"));
     report.context("parl", String.valueOf(BenchRun.class.getPackage().getImplementationVersion()));
     report.context("loadAvgStart", loadAverage());
-    report.context("cluster", options.address() == null ? "own (4 CPUs)" : options.address());
-    report.context("fakeGpus", true);
+    report.context("cluster", options.crossHostOnly() ? "own, across hosts (1 CPU)"
+        : options.address() == null ? "own (4 CPUs)" : options.address());
+    report.context("fakeGpus", !options.crossHostOnly());
     try (ChildProcesses children = new ChildProcesses()) {
-      ChildProcess echo = children.add(ChildProcess.start("echo", java.program(EchoServer.class, List.of()), Map.of(),
-          dir.resolve("echo.log")));
-      int echoPort = Integer.parseInt(echo.awaitLine(ECHO_PORT, 0, Duration.ofSeconds(30))
-          .orElseThrow(() -> new IllegalStateException("the plain-TCP echo server did not start: " + echo.tail(3)))
-          .group(1));
-      echoJvm = ProcessHandle.of(echo.pid()).orElse(null);
-      LocalCluster own = null;
+      if (!options.crossHostOnly()) {
+        sameHost(children);
+      }
       if (options.address() == null) {
-        log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
-            LocalCluster.CPUS, LocalCluster.GPUS);
-        own = LocalCluster.startCpu(children, java, dir, token);
-      } else {
-        log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
+        new CrossHostBenchmark(plan, java, children, dir, token, report).run();
       }
-      LocalCluster gpu = LocalCluster.startGpu(children, java, dir, token);
-      try (TcpEcho tcp = new TcpEcho(echoPort)) {
-        cpuCluster(children, own, gpu, tcp);
-        if (own != null) {
-          encryptedCluster(children, tcp);
-        }
-      }
-      children.stop(echo);
-      gpuCluster(children, gpu);
     } catch (Exception e) {
       throw new IllegalStateException(e.getMessage() + " (logs in " + dir + ")", e);
     }
     report.context("loadAvgEnd", loadAverage());
     report.context("seconds", Math.round((System.nanoTime() - started) / 1e9));
-    report.note("GPU rows: a GPU cluster whose nvidia-smi is a script listing 4 fake GPUs; its job processes are real JVMs.");
+    if (!options.crossHostOnly()) {
+      report.note("GPU rows: a GPU cluster whose nvidia-smi is a script listing 4 fake GPUs; its job processes are real JVMs.");
+    }
     report.note("vs TCP: parl's figure divided by the plain-Java TCP echo between two JVMs measured in the same run, "
         + "in alternating blocks.");
     encryptionNote();
     deleteTree(dir);
     return new BenchResult(report);
+  }
+
+  /** Everything but the rows across hosts: the data path, creation and connect; TLS; GPU creation. */
+  private void sameHost(ChildProcesses children) throws Exception {
+    ChildProcess echo = children.add(ChildProcess.start("echo", java.program(EchoServer.class, List.of()), Map.of(),
+        dir.resolve("echo.log")));
+    int echoPort = Integer.parseInt(echo.awaitLine(ECHO_PORT, 0, Duration.ofSeconds(30))
+        .orElseThrow(() -> new IllegalStateException("the plain-TCP echo server did not start: " + echo.tail(3)))
+        .group(1));
+    echoJvm = ProcessHandle.of(echo.pid()).orElse(null);
+    LocalCluster own = null;
+    if (options.address() == null) {
+      log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
+          LocalCluster.CPUS, LocalCluster.GPUS);
+      own = LocalCluster.startCpu(children, java, dir, token);
+    } else {
+      log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
+    }
+    LocalCluster gpu = LocalCluster.startGpu(children, java, dir, token);
+    try (TcpEcho tcp = new TcpEcho(echoPort)) {
+      cpuCluster(children, own, gpu, tcp);
+      if (own != null) {
+        encryptedCluster(children, tcp);
+      }
+    }
+    children.stop(echo);
+    gpuCluster(children, gpu);
   }
 
   /** {@code --scale}: only the scale benchmark, on a cluster of simulated workers of its own. */

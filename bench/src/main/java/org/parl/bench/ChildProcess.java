@@ -131,6 +131,13 @@ final class ChildProcess implements AutoCloseable {
     }
   }
 
+  /** Every line of output so far that matches {@code regex}, in order. */
+  List<Matcher> matches(Pattern regex) {
+    synchronized (lines) {
+      return lines.stream().map(regex::matcher).filter(Matcher::find).toList();
+    }
+  }
+
   /** The last few lines of output, for an error message. */
   String tail(int n) {
     synchronized (lines) {

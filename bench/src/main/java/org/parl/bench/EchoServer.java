@@ -11,9 +11,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /**
- * The plain-Java baseline's server, run as its own JVM: a {@link ServerSocket} on loopback that
- * echoes length-prefixed messages ({@code int32 length | bytes}) with TCP_NODELAY, one thread per
- * connection. It prints {@code parl bench echo port N} and exits when its parent does.
+ * The plain-Java baseline's server, run as its own JVM: a {@link ServerSocket} on loopback (or on
+ * the address given as its argument) that echoes length-prefixed messages
+ * ({@code int32 length | bytes}) with TCP_NODELAY, one thread per connection. It prints
+ * {@code parl bench echo port N} and exits when its parent does.
  */
 public final class EchoServer {
 
@@ -21,7 +22,8 @@ public final class EchoServer {
 
   public static void main(String[] args) throws IOException {
     ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(0)));
-    try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+    InetAddress at = args.length > 0 ? InetAddress.getByName(args[0]) : InetAddress.getLoopbackAddress();
+    try (ServerSocket server = new ServerSocket(0, 4, at)) {
       System.out.println("parl bench echo port " + server.getLocalPort());
       System.out.flush();
       while (true) {

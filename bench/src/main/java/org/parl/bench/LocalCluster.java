@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.parl.bench.netns.NetnsBed;
 import org.parl.demo.FakeNvidiaSmi;
 
 /**
@@ -58,12 +60,28 @@ final class LocalCluster {
         "--token-file", token.toString()));
   }
 
+  /**
+   * A CPU cluster on host {@code host} of a bed of network namespaces: the master, and its local
+   * worker lending {@code cpus} CPUs, bind that host's address.
+   */
+  static LocalCluster startInside(NetnsBed bed, int host, int cpus, ChildProcesses children, JavaCommand java, Path dir,
+      Path token) throws IOException {
+    return start(children, dir, "cross-host", args -> bed.inside(host, java.parl(args)), List.of("--host", bed.address(host),
+        "--cpus", String.valueOf(cpus), "--token-file", token.toString()));
+  }
+
   private static LocalCluster start(ChildProcesses children, JavaCommand java, Path dir, String kind, List<String> extra)
       throws IOException {
+    return start(children, dir, kind, java::parl, extra);
+  }
+
+  /** @param command the command line that runs {@code parl} with the given arguments */
+  private static LocalCluster start(ChildProcesses children, Path dir, String kind, UnaryOperator<List<String>> command,
+      List<String> extra) throws IOException {
     Path home = Files.createDirectories(dir.resolve("home-" + kind));
     List<String> args = new ArrayList<>(List.of("master", "--port", "0"));
     args.addAll(extra);
-    ChildProcess p = children.add(ChildProcess.start("master-" + kind, java.parl(args),
+    ChildProcess p = children.add(ChildProcess.start("master-" + kind, command.apply(args),
         Map.of("PARL_HOME", home.toString()), dir.resolve("master-" + kind + ".log")));
     return new LocalCluster(p, kind, children);
   }

@@ -1,5 +1,7 @@
 package org.parl.bench;
 
+import io.vertx.core.json.JsonObject;
+
 /**
  * One row of the result table.
  *
@@ -11,6 +13,22 @@ package org.parl.bench;
  * @param vsTcp value divided by the plain-TCP figure of the same run, or null
  */
 record Metric(String key, String name, double value, String unit, String parl, Target target, Double vsTcp) {
+
+  /** This row as JSON, for a probe that measures in another process ({@link #of} reads it back). */
+  JsonObject json() {
+    JsonObject t = target == null ? null : new JsonObject().put("text", target.text()).put("max", target.max())
+        .put("min", target.min()).put("maxRatio", target.maxRatio());
+    return new JsonObject().put("key", key).put("name", name).put("value", value).put("unit", unit).put("parl", parl)
+        .put("target", t).put("vsTcp", vsTcp);
+  }
+
+  /** A row written by {@link #json()}. */
+  static Metric of(JsonObject j) {
+    JsonObject t = j.getJsonObject("target");
+    return new Metric(j.getString("key"), j.getString("name"), j.getDouble("value"), j.getString("unit"), j.getString("parl"),
+        t == null ? null : new Target(t.getString("text"), t.getDouble("max"), t.getDouble("min"), t.getDouble("maxRatio")),
+        j.getDouble("vsTcp"));
+  }
 
   /** Met, missed, or null without a target. */
   Boolean met() {

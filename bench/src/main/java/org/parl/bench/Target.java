@@ -19,6 +19,10 @@ record Target(String text, Double max, Double min, Double maxRatio) {
     return new Target(text, null, min, null);
   }
 
+  static Target ratioAtMost(double maxRatio, String text) {
+    return new Target(text, null, null, maxRatio);
+  }
+
   static Target atMostAndRatio(double max, double maxRatio, String text) {
     return new Target(text, max, null, maxRatio);
   }

@@ -11,10 +11,12 @@ import java.net.Socket;
 
 /**
  * The plain-Java baseline's client: one blocking socket with TCP_NODELAY to an {@link EchoServer}
- * in another JVM; a round trip sends a message and reads the whole echo back.
+ * in another JVM (on loopback, or on another host); a round trip sends a message and reads the
+ * whole echo back.
  */
 final class TcpEcho implements AutoCloseable {
 
+  private final InetAddress host;
   private final int port;
   private final Socket socket;
   private final DataInputStream in;
@@ -22,17 +24,27 @@ final class TcpEcho implements AutoCloseable {
   private byte[] back = new byte[64];
 
   TcpEcho(int port) throws IOException {
+    this(InetAddress.getLoopbackAddress(), port);
+  }
+
+  TcpEcho(InetAddress host, int port) throws IOException {
+    this.host = host;
     this.port = port;
     socket = new Socket();
     socket.setTcpNoDelay(true);
-    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
+    socket.connect(new InetSocketAddress(host, port), 5_000);
     in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
     out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
   }
 
-  /** The echo server's port, for more connections to it. */
+  /** The echo server's port. */
   int port() {
     return port;
+  }
+
+  /** Another connection to the same echo server. */
+  TcpEcho another() throws IOException {
+    return new TcpEcho(host, port);
   }
 
   /** Sends {@code message} and waits for its echo. */

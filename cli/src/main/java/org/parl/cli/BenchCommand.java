@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {"Measure calls, array transfers, actor creation and Parl.connect end to end, next to a plain-Java "
             + "TCP baseline measured in the same run, and compare them with PARL's figures and parl's targets.",
-        "Without --address it starts its own CPU cluster; GPU actor creation always runs on a GPU cluster it starts "
+        "Without --address it starts its own CPU cluster, and where it can make network namespaces (root, iproute2) "
+            + "measures the data path across two of them too; GPU actor creation always runs on a GPU cluster it starts "
             + "with fake GPUs. Prints a table, then one JSON line."})
 public final class BenchCommand implements Callable<Integer> {
 
@@ -39,6 +40,11 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--scale", description = "Instead: allocations per second through the gateway and the JobCenter at "
       + "10, 100 and 1 000 simulated workers (whose jobs are not processes), on a cluster of its own.")
   boolean scale;
+
+  @Option(names = "--cross-host", description = "Instead: only the rows across hosts (calls and 1 MB / 8 MB array echoes "
+      + "from a client on another host than its actor's job, next to plain TCP between the same hosts), on two network "
+      + "namespaces of its own; needs root and iproute2 (the full run includes them where it can).")
+  boolean crossHost;
 
   @Option(names = "--scale-workers", split = ",", paramLabel = "N",
       description = "With --scale: the worker counts to measure at, increasing (default: 10,100,1000).")
@@ -64,13 +70,16 @@ public final class BenchCommand implements Callable<Integer> {
     if (scale && address != null) {
       throw new ParameterException(spec.commandLine(), "--scale runs on a cluster of its own: leave out --address");
     }
+    if (crossHost && (scale || address != null)) {
+      throw new ParameterException(spec.commandLine(), "--cross-host runs on clusters of its own: leave out --scale and --address");
+    }
     if (scaleConnections < 0 || scaleAllocations < 0) {
       throw new ParameterException(spec.commandLine(), "--scale-connections and --scale-allocations cannot be negative");
     }
     BenchResult result;
     try {
       ScalePlan plan = scale ? BenchRun.scalePlan(scaleWorkers, scaleConnections, scaleAllocations) : null;
-      result = BenchRun.run(new BenchRun.Options(address, quick, plan));
+      result = BenchRun.run(new BenchRun.Options(address, quick, plan, crossHost));
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     } catch (InterruptedException e) {

@@ -10,14 +10,12 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.it.hosts.TcpEcho;
 
 /**
  * The user program of {@link CrossHostIT}, run inside another host than the cluster's nodes:
- * {@code ADDRESS N [BENCH_WORKER ROUNDS]}. Creates N one-GPU actors, prints for each its job,
- * worker, GPUs, {@code CUDA_VISIBLE_DEVICES} and pid, echoes an 8 MiB {@code float[]} through
- * each, optionally times calls to an actor of BENCH_WORKER, prints READY, and frees its actors
- * when it is stopped (SIGTERM).
+ * {@code ADDRESS N}. Creates N one-GPU actors, prints for each its job, worker, GPUs,
+ * {@code CUDA_VISIBLE_DEVICES} and pid, echoes an 8 MiB {@code float[]} through each, prints
+ * READY, and frees its actors when it is stopped (SIGTERM).
  */
 public final class CrossHostClient {
 
@@ -53,33 +51,9 @@ public final class CrossHostClient {
       float[] back = a.call(x -> x.echo(data)).await();
       System.out.printf("ECHO job=%s floats=%d intact=%b%n", a.jobId(), back.length, Arrays.equals(data, back));
     }
-    if (args.length > 3) {
-      RemoteActor<Counter> target = actors.stream().filter(a -> a.workerId().equals(args[2])).findFirst().orElseThrow();
-      bench(target, data, Integer.parseInt(args[3]));
-    }
     System.out.println("READY");
     System.out.flush();
     closed.await();
-  }
-
-  /** Times {@code rounds * 10} no-op calls and {@code rounds} 8 MiB echoes, each after as many unmeasured. */
-  private static void bench(RemoteActor<Counter> a, float[] data, int rounds) {
-    long[] noop = new long[rounds * 10];
-    long[] echo = new long[rounds];
-    for (int pass = 0; pass < 2; pass++) {
-      for (int i = 0; i < noop.length; i++) {
-        long t0 = System.nanoTime();
-        a.call(Counter::value).await();
-        noop[i] = System.nanoTime() - t0;
-      }
-      for (int i = 0; i < rounds; i++) {
-        long t0 = System.nanoTime();
-        a.call(x -> x.echo(data)).await();
-        echo[i] = System.nanoTime() - t0;
-      }
-    }
-    System.out.printf("PARL job=%s noop_p50_us=%.1f echo8mb_p50_ms=%.2f%n", a.jobId(),
-        TcpEcho.median(noop) / 1e3, TcpEcho.median(echo) / 1e6);
   }
 
   /** Values that a lost, reordered or byte-swapped chunk would change. */

@@ -22,21 +22,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
-import org.parl.it.hosts.TcpEcho;
 import org.parl.it.hosts.TcpSocket;
 import org.parl.wire.SharedArea;
 
 /**
  * A GPU cluster over three hosts (network namespaces, each node with its own PARL_HOME): the
- * master with a 2-GPU local worker on A, a 2-GPU worker on B, the user program on C. With
- * {@code -Dparl.it.bench=true} it also prints call and echo figures across hosts next to plain TCP.
+ * master with a 2-GPU local worker on A, a 2-GPU worker on B, the user program on C. (Figures
+ * across hosts are the benchmark's: {@code bin/parl bench --cross-host}.)
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrossHostIT {
@@ -144,27 +142,6 @@ class CrossHostIT {
     ParlProcess foreign = c.parl(ParlProcess.env(home(c)), "worker", "--address", address, "--host", b.address);
     assertEquals(2, foreign.awaitExit(START), foreign.output());
     assertTrue(foreign.output().contains("--host " + b.address + " is not an address of this host"), foreign.output());
-  }
-
-  @Test
-  void figuresAcrossHosts() throws Exception {
-    Assumptions.assumeTrue(Boolean.getBoolean("parl.it.bench"), "figures only with -Dparl.it.bench=true");
-    int rounds = Integer.getInteger("parl.it.bench.rounds", 30);
-    List<Path> cp = userClasspath();
-    ParlProcess echo = b.java(Map.of(), cp, TcpEcho.class, "server", b.address);
-    String port = echo.awaitLine("LISTENING (\\d+)", START).group(1);
-    ParlProcess tcp = c.java(Map.of(), cp, TcpEcho.class, "client", b.address + ":" + port, String.valueOf(rounds));
-    String tcpLine = tcp.awaitLine("TCP .*", START).group();
-    ParlProcess client = c.java(ParlProcess.env(home(c)), cp, CrossHostClient.class, address, "4", workerB,
-        String.valueOf(rounds));
-    String parlLine = client.awaitLine("PARL .*", START).group();
-    client.awaitLine("^READY$", START);
-    terminate(client);
-    echo.close();
-    String figures = "client on C (" + c.address + "), actor's job / echo server on B (" + b.address + "), "
-        + rounds + " rounds\n" + parlLine + "\n" + tcpLine + "\n";
-    System.out.println(figures);
-    Files.writeString(Files.createDirectories(Path.of("target", "it-logs")).resolve("crosshost-figures.txt"), figures);
   }
 
   /**

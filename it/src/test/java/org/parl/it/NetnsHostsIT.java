@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.parl.bench.EchoServer;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
-import org.parl.it.hosts.TcpEcho;
 import org.parl.wire.ClassPaths;
 
 /** The multi-host test bed itself: reachability, a cut and its repair, the sweep and the teardown. */
@@ -30,8 +30,8 @@ class NetnsHostsIT {
       assertEquals(List.of("10.77.0.2", "10.77.0.3"), List.of(a.address, b.address));
       assertTrue(a.exec("ip", "-4", "-o", "addr", "show", "dev", Host.LINK).contains("inet 10.77.0.2/24"));
       assertEquals("", a.exec("ip", "-6", "-o", "addr", "show", "dev", Host.LINK), "no IPv6 address, so no IPv6 chatter");
-      server = b.java(Map.of(), ClassPaths.current(), TcpEcho.class, "server", b.address);
-      String port = server.awaitLine("LISTENING (\\d+)", TestCluster.START).group(1);
+      server = b.java(Map.of(), ClassPaths.current(), EchoServer.class, b.address);
+      String port = server.awaitLine("parl bench echo port (\\d+)", TestCluster.START).group(1);
       assertTrue(reaches(a, b, port), "A reaches B");
       b.cut();
       assertFalse(reaches(a, b, port), "a cut host is unreachable");

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.parl.bench.netns.Commands;
+import org.parl.bench.netns.NetnsBed;
 import org.parl.it.ParlProcess;
 import org.parl.node.NodeJvm;
 
@@ -16,25 +18,27 @@ import org.parl.node.NodeJvm;
 public final class Host {
 
   /** The name of the interface inside the namespace. */
-  public static final String LINK = "vn1";
+  public static final String LINK = NetnsBed.LINK;
 
   public final String label;
   public final String namespace;
   public final String address;
-  private final NetnsHosts bed;
+  private final int index;
+  private final NetnsBed bed;
+  private final NetnsHosts test;
 
-  Host(String label, String namespace, String address, NetnsHosts bed) {
+  Host(String label, int index, NetnsBed bed, NetnsHosts test) {
     this.label = label;
-    this.namespace = namespace;
-    this.address = address;
+    this.index = index;
+    this.namespace = bed.namespace(index);
+    this.address = bed.address(index);
     this.bed = bed;
+    this.test = test;
   }
 
   /** Runs {@code cmd} inside this host; its output is collected as a {@link ParlProcess}'s. */
   public ParlProcess start(Map<String, String> env, String what, List<String> cmd) {
-    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
-    inside.addAll(cmd);
-    return bed.track(ParlProcess.startCommand(env, label + "-" + what, inside));
+    return test.track(ParlProcess.startCommand(env, label + "-" + what, bed.inside(index, cmd)));
   }
 
   /** Runs {@code parl args...} from the packaged jar inside this host, as {@code bin/parl} would. */
@@ -56,9 +60,7 @@ public final class Host {
 
   /** Runs a short command inside this host and returns its output (a failure throws). */
   public String exec(String... cmd) {
-    List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
-    inside.addAll(List.of(cmd));
-    return Commands.run(inside.toArray(String[]::new));
+    return Commands.run(bed.inside(index, List.of(cmd)).toArray(String[]::new));
   }
 
   /** The TCP sockets listening inside this host. */

@@ -1,4 +1,4 @@
-package org.parl.it.hosts;
+package org.parl.bench.netns;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,15 +6,15 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The names a test bed gives its bridge, veths and namespaces, and the sweep of what a killed run
- * left behind.
+ * The names a bed of network namespaces ({@link NetnsBed}) gives its bridge, veths and namespaces,
+ * and the sweep of what a killed run left behind.
  *
- * <p>Every name is {@code parlt-<pid>-<bed><host>}: the test JVM's pid in base 36, one base-36
- * character per bed of that JVM, and one per host ({@code parlt-2hwo0-a} is a bridge,
- * {@code parlt-2hwo0-a1} the first host's namespace and the root end of its veth). They fit the
- * 15 characters of an interface name, never collide with a concurrent run (pids of live processes
- * differ), and tell the sweep whose they are: it deletes only {@code parlt-} names whose owner
- * process is gone, never those of a run still going.
+ * <p>Every name is {@code parlt-<pid>-<bed><host>}: the pid of the JVM that made the bed (a test's
+ * or the benchmark's) in base 36, one base-36 character per bed of that JVM, and one per host
+ * ({@code parlt-2hwo0-a} is a bridge, {@code parlt-2hwo0-a1} the first host's namespace and the root
+ * end of its veth). They fit the 15 characters of an interface name, never collide with a
+ * concurrent run (pids of live processes differ), and tell the sweep whose they are: it deletes
+ * only {@code parlt-} names whose owner process is gone, never those of a run still going.
  */
 final class BedNames {
 
@@ -91,7 +91,7 @@ final class BedNames {
   static void sweepLeftovers() {
     for (String ns : namespaces()) {
       if (orphan(ns)) {
-        NetnsHosts.killInside(ns);
+        NetnsBed.killInside(ns);
         Commands.tryRun("ip", "netns", "del", ns);
       }
     }

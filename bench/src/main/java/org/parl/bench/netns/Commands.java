@@ -1,4 +1,4 @@
-package org.parl.it.hosts;
+package org.parl.bench.netns;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,13 +11,13 @@ import java.util.concurrent.TimeUnit;
  * Runs short system commands ({@code ip}, {@code ss}, {@code bash}) with a deadline and collects
  * their output; a failure carries the command line and what it printed.
  */
-final class Commands {
+public final class Commands {
 
   private static final long DEADLINE_S = 30;
 
   /** What a finished command returned. */
-  record Result(int exit, String output) {
-    boolean ok() {
+  public record Result(int exit, String output) {
+    public boolean ok() {
       return exit == 0;
     }
   }
@@ -25,7 +25,7 @@ final class Commands {
   private Commands() {}
 
   /** Runs {@code cmd}; never throws for a non-zero exit (an unstartable command gives exit -1). */
-  static Result tryRun(List<String> cmd) {
+  public static Result tryRun(List<String> cmd) {
     Process p;
     try {
       p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -49,12 +49,12 @@ final class Commands {
     }
   }
 
-  static Result tryRun(String... cmd) {
+  public static Result tryRun(String... cmd) {
     return tryRun(List.of(cmd));
   }
 
   /** Runs {@code cmd} and returns its output; a non-zero exit is an {@link IllegalStateException}. */
-  static String run(String... cmd) {
+  public static String run(String... cmd) {
     Result r = tryRun(cmd);
     if (!r.ok()) {
       throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + r.exit() + "): " + r.output());
