@@ -53,9 +53,7 @@ final class CallBenchmark {
 
   /** The rows that show what {@code --encrypt-data} costs, keyed {@code ..._tls}; no targets. */
   void runEncrypted() throws Exception {
-    keySuffix = "_tls";
-    nameSuffix = ", TLS";
-    BenchActor one = actors.get(0).proxy();
+    BenchActor one = rowsMarked("_tls", ", TLS");
     small(one, null);
     log.info("measuring 1 MB float[] echo with TLS and plain TCP echo");
     arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
@@ -65,9 +63,7 @@ final class CallBenchmark {
 
   /** The 1 MB and 8 MB echoes of an actor whose client turned shared memory off, keyed {@code ..._socket}; no targets. */
   void runSocketArrays() throws Exception {
-    keySuffix = "_socket";
-    nameSuffix = ", socket (sharedMemory off)";
-    BenchActor one = actors.get(0).proxy();
+    BenchActor one = rowsMarked("_socket", ", socket (sharedMemory off)");
     log.info("measuring 1 MB and 8 MB float[] echo through the socket (shared memory off) and plain TCP echo");
     arraySize(one, 1, plan.arrays1MbPerRound(), null, null);
     arraySize(one, 8, plan.arrays8MbPerRound(), null, null);
@@ -79,14 +75,19 @@ final class CallBenchmark {
    * target of at most 1.3x the TCP echo of the same size; keyed {@code ..._cross_host}.
    */
   void runAcrossHosts() throws Exception {
-    keySuffix = "_cross_host";
-    nameSuffix = ", across hosts";
-    BenchActor one = actors.get(0).proxy();
+    BenchActor one = rowsMarked("_cross_host", ", across hosts");
     small(one, null);
     log.info("measuring 1 MB and 8 MB float[] echo across hosts and plain TCP echo between the same hosts");
     Target ratio = Target.ratioAtMost(1.3, "<= 1.3x TCP");
     arraySize(one, 1, plan.arrays1MbPerRound(), null, ratio);
     arraySize(one, 8, plan.arrays8MbPerRound(), null, ratio);
+  }
+
+  /** From now on rows carry these suffixes; the first actor, which the variants measure. */
+  private BenchActor rowsMarked(String key, String name) {
+    keySuffix = key;
+    nameSuffix = name;
+    return actors.get(0).proxy();
   }
 
   private Metric metric(String key, String name, double value, String unit, String parl, Target target, Double vsTcp) {
