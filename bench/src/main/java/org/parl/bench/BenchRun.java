@@ -4,15 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.parl.ConnectOptions;
 import org.parl.Parl;
@@ -33,7 +30,6 @@ import org.slf4j.LoggerFactory;
 public final class BenchRun {
 
   private static final Logger log = LoggerFactory.getLogger(BenchRun.class);
-  private static final Pattern ECHO_PORT = Pattern.compile("parl bench echo port (\\d+)");
   /** Without access to the worker's processes, how long to let its warm pool refill. */
   private static final long REMOTE_PAUSE_MS = 2_000;
   private static final int CALL_ACTORS = 4;
@@ -124,12 +120,8 @@ public final class BenchRun {
 
   /** Everything but the rows across hosts: the data path, creation and connect; TLS; GPU creation. */
   private void sameHost(ChildProcesses children) throws Exception {
-    ChildProcess echo = children.add(ChildProcess.start("echo", java.program(EchoServer.class, List.of()), Map.of(),
-        dir.resolve("echo.log")));
-    int echoPort = Integer.parseInt(echo.awaitLine(ECHO_PORT, 0, Duration.ofSeconds(30))
-        .orElseThrow(() -> new IllegalStateException("the plain-TCP echo server did not start: " + echo.tail(3)))
-        .group(1));
-    echoJvm = ProcessHandle.of(echo.pid()).orElse(null);
+    EchoProcess echo = EchoProcess.start(children, "echo", java.program(EchoServer.class, List.of()), dir.resolve("echo.log"));
+    echoJvm = ProcessHandle.of(echo.process().pid()).orElse(null);
     LocalCluster own = null;
     if (options.address() == null) {
       log.info("starting a CPU cluster (a master whose local worker lends {} CPUs) and a GPU cluster with {} fake GPUs",
@@ -139,13 +131,13 @@ public final class BenchRun {
       log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
     }
     LocalCluster gpu = LocalCluster.startGpu(children, java, dir, token);
-    try (TcpEcho tcp = new TcpEcho(echoPort)) {
+    try (TcpEcho tcp = new TcpEcho(echo.port())) {
       cpuCluster(children, own, gpu, tcp);
       if (own != null) {
         encryptedCluster(children, tcp);
       }
     }
-    children.stop(echo);
+    children.stop(echo.process());
     gpuCluster(children, gpu);
   }
 

@@ -3,9 +3,6 @@ package org.parl.bench;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.parl.RemoteActor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,19 +159,19 @@ final class CallBenchmark {
         echoes.add(tcp.another());
       }
       byte[] sixteen = new byte[16];
-      Caller viaParl = i -> proxies.get(i).noop();
-      Caller viaTcp = i -> echoes.get(i).roundTrip(sixteen);
+      Timed.Caller viaParl = i -> proxies.get(i).noop();
+      Timed.Caller viaTcp = i -> echoes.get(i).roundTrip(sixteen);
       for (BenchActor p : proxies) {
         Timed.repeat(p::noop, plan.smallWarmup()); // the actors not used so far compile their call path first
       }
-      countCalls(n, viaTcp, plan.throughputWarmupMs() / 2);
-      countCalls(n, viaParl, plan.throughputWarmupMs());
+      Timed.countCalls(n, viaTcp, plan.throughputWarmupMs() / 2);
+      Timed.countCalls(n, viaParl, plan.throughputWarmupMs());
       long blockMs = plan.throughputMs() / THROUGHPUT_BLOCKS;
       long tcpCalls = 0;
       long parlCalls = 0;
       for (int b = 0; b < THROUGHPUT_BLOCKS; b++) {
-        tcpCalls += countCalls(n, viaTcp, blockMs);
-        parlCalls += countCalls(n, viaParl, blockMs);
+        tcpCalls += Timed.countCalls(n, viaTcp, blockMs);
+        parlCalls += Timed.countCalls(n, viaParl, blockMs);
       }
       double seconds = THROUGHPUT_BLOCKS * blockMs / 1000.0;
       double tcpRate = tcpCalls / seconds;
@@ -190,53 +187,6 @@ final class CallBenchmark {
     }
   }
 
-  /** One blocking round trip of caller {@code i}. */
-  @FunctionalInterface
-  private interface Caller {
-    void call(int i) throws Exception;
-  }
-
-  /** {@code n} threads, each calling in a loop for {@code ms}: how many calls completed in that time. */
-  private static long countCalls(int n, Caller caller, long ms) throws Exception {
-    AtomicLong counted = new AtomicLong();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    CountDownLatch ready = new CountDownLatch(n);
-    CountDownLatch go = new CountDownLatch(1);
-    CountDownLatch done = new CountDownLatch(n);
-    long[] until = new long[1];
-    for (int i = 0; i < n; i++) {
-      int mine = i;
-      Thread t = new Thread(() -> {
-        try {
-          ready.countDown();
-          go.await();
-          long calls = 0;
-          while (true) {
-            caller.call(mine);
-            if (System.nanoTime() >= until[0]) {
-              break;
-            }
-            calls++;
-          }
-          counted.addAndGet(calls);
-        } catch (Throwable e) {
-          failure.compareAndSet(null, e);
-        } finally {
-          done.countDown();
-        }
-      }, "bench-caller-" + i);
-      t.setDaemon(true);
-      t.start();
-    }
-    ready.await();
-    until[0] = System.nanoTime() + ms * 1_000_000;
-    go.countDown();
-    done.await();
-    if (failure.get() != null) {
-      throw new IllegalStateException("a caller failed: " + failure.get(), failure.get());
-    }
-    return counted.get();
-  }
 
   private void async(RemoteActor<BenchActor> a) throws Exception {
     log.info("measuring batches of 100 async calls");

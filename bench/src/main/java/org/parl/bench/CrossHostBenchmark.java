@@ -23,10 +23,8 @@ import org.slf4j.LoggerFactory;
 final class CrossHostBenchmark {
 
   private static final Logger log = LoggerFactory.getLogger(CrossHostBenchmark.class);
-  private static final Pattern ECHO_PORT = Pattern.compile("parl bench echo port (\\d+)");
   private static final Pattern ROW = Pattern.compile("^" + Pattern.quote(CrossHostProbe.ROW) + "(.*)$");
   private static final Pattern END = Pattern.compile("^(" + Pattern.quote(CrossHostProbe.DONE) + "|parl bench cross-host failed: .*)$");
-  private static final Duration START = Duration.ofSeconds(120);
   private static final Duration MEASURE = Duration.ofMinutes(10);
 
   private final BenchPlan plan;
@@ -58,15 +56,14 @@ final class CrossHostBenchmark {
       log.info("measuring across hosts: cluster and echo server on {} ({}), client on {} ({})", bed.address(0),
           bed.namespace(0), bed.address(1), bed.namespace(1));
       LocalCluster cluster = LocalCluster.startInside(bed, 0, 1, children, java, dir, token);
-      ChildProcess echo = children.add(ChildProcess.start("echo-cross-host",
-          bed.inside(0, java.program(EchoServer.class, List.of(bed.address(0)))), Map.of(), dir.resolve("echo-cross-host.log")));
+      EchoProcess echo = EchoProcess.start(children, "echo-cross-host",
+          bed.inside(0, java.program(EchoServer.class, List.of(bed.address(0)))), dir.resolve("echo-cross-host.log"));
       try {
-        String echoPort = await(echo, ECHO_PORT, START, "the echo server on host A did not start").group(1);
         String address = cluster.address();
         JobPool.watching(cluster.master.pid()).awaitIdle(1);
-        measure(bed, address, echoPort);
+        measure(bed, address, echo.port());
       } finally {
-        children.stop(echo);
+        children.stop(echo.process());
         children.stop(cluster.master);
       }
     }
@@ -74,12 +71,13 @@ final class CrossHostBenchmark {
         + "by a bridge on this machine; vs TCP is the plain TCP echo between the same two namespaces.");
   }
 
-  private void measure(NetnsBed bed, String address, String echoPort) throws Exception {
-    ChildProcess probe = children.add(ChildProcess.start("probe-cross-host", bed.inside(1, java.clientProgram(
-        CrossHostProbe.class, List.of(address, token.toString(), bed.address(0), echoPort, plan.mode()))), Map.of(),
-        dir.resolve("probe-cross-host.log")));
+  private void measure(NetnsBed bed, String address, int echoPort) throws Exception {
+    List<String> args = List.of(address, token.toString(), bed.address(0), String.valueOf(echoPort), plan.mode());
+    ChildProcess probe = children.add(ChildProcess.start("probe-cross-host",
+        bed.inside(1, java.clientProgram(CrossHostProbe.class, args)), Map.of(), dir.resolve("probe-cross-host.log")));
     try {
-      Matcher end = await(probe, END, MEASURE, "the client on host B did not finish");
+      Matcher end = probe.awaitLine(END, 0, MEASURE).orElseThrow(() -> new IllegalStateException(
+          "the client on host B did not finish (" + probe.tail(3) + "); its log is " + probe.log()));
       if (!end.group(1).equals(CrossHostProbe.DONE)) {
         throw new IllegalStateException("the client on host B: " + end.group(1));
       }
@@ -87,10 +85,5 @@ final class CrossHostBenchmark {
     } finally {
       children.stop(probe);
     }
-  }
-
-  private static Matcher await(ChildProcess p, Pattern line, Duration timeout, String failure) throws InterruptedException {
-    return p.awaitLine(line, 0, timeout)
-        .orElseThrow(() -> new IllegalStateException(failure + " (" + p.tail(3) + "); its log is " + p.log()));
   }
 }

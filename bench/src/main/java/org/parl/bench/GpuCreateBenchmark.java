@@ -59,7 +59,7 @@ final class GpuCreateBenchmark {
       warmRound(s);
     }
     report.add(new Metric("gpu_create_warm_p50_ms", "GPU actor create, warm per-GPU job, p50 (fake GPUs)", s.millis(50), "ms",
-        null, Target.atMost(10, "<= 10 ms"), null));
+        null, Target.atMost(10, "<= 10 ms"), vsBaseline(s.millis(50), "tcp_connect_p50_ms")));
   }
 
   /** One actor per GPU, each from its warm job, then all closed; the creates' times go to {@code into} unless null. */
@@ -90,6 +90,15 @@ final class GpuCreateBenchmark {
       a.close();
     }
     report.add(new Metric("gpu_create_cold_p50_ms", "GPU actor create, cold JVM start, p50 (fake GPUs)", s.millis(50), "ms",
-        null, Target.atMost(600, "<= 600 ms"), null));
+        null, Target.atMost(600, "<= 600 ms"), vsBaseline(s.millis(50), "tcp_program_p50_ms")));
+  }
+
+  /**
+   * The ratio to a plain baseline the CPU part measured in this same run: a new TCP connection with
+   * one round trip for a warm create, a fresh JVM's first TCP echo for a cold one; null without it.
+   */
+  private Double vsBaseline(double value, String baselineKey) {
+    Double base = report.value(baselineKey);
+    return base == null || base <= 0 ? null : value / base;
   }
 }

@@ -43,7 +43,7 @@ final class Report {
       Boolean met = m.met();
       out.printf(format, m.name(), number(m.value()), m.unit(), m.parl() == null ? "-" : m.parl(),
           m.target() == null ? "-" : m.target().text(),
-          m.vsTcp() == null ? "-" : String.format(Locale.ROOT, "%.2fx", m.vsTcp()),
+          m.vsTcp() == null ? "-" : ratio(m.vsTcp()),
           met == null ? "" : met ? "met" : "MISSED");
     }
     for (String n : notes) {
@@ -64,6 +64,11 @@ final class Report {
       }
     }
     return new JsonObject().put("parlBench", 1).mergeIn(context).put("metrics", values).put("targetsMet", targets);
+  }
+
+  /** A ratio to two decimals, or to two significant digits when it is that small (the scale rows). */
+  private static String ratio(double r) {
+    return String.format(Locale.ROOT, r >= 0.1 ? "%.2fx" : "%.2gx", r);
   }
 
   static String number(double v) {

@@ -1,5 +1,9 @@
 package org.parl.bench;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
 /** Runs operations and records how long each took. */
 final class Timed {
 
@@ -42,5 +46,53 @@ final class Timed {
       record(a, perRound, intoA);
       record(b, perRound, intoB);
     }
+  }
+
+  /** One blocking round trip of caller {@code i}. */
+  @FunctionalInterface
+  interface Caller {
+    void call(int i) throws Exception;
+  }
+
+  /** {@code n} threads, each calling in a loop for {@code ms}: how many calls completed in that time. */
+  static long countCalls(int n, Caller caller, long ms) throws Exception {
+    AtomicLong counted = new AtomicLong();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    CountDownLatch ready = new CountDownLatch(n);
+    CountDownLatch go = new CountDownLatch(1);
+    CountDownLatch done = new CountDownLatch(n);
+    long[] until = new long[1];
+    for (int i = 0; i < n; i++) {
+      int mine = i;
+      Thread t = new Thread(() -> {
+        try {
+          ready.countDown();
+          go.await();
+          long calls = 0;
+          while (true) {
+            caller.call(mine);
+            if (System.nanoTime() >= until[0]) {
+              break;
+            }
+            calls++;
+          }
+          counted.addAndGet(calls);
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        } finally {
+          done.countDown();
+        }
+      }, "bench-caller-" + i);
+      t.setDaemon(true);
+      t.start();
+    }
+    ready.await();
+    until[0] = System.nanoTime() + ms * 1_000_000;
+    go.countDown();
+    done.await();
+    if (failure.get() != null) {
+      throw new IllegalStateException("a caller failed: " + failure.get(), failure.get());
+    }
+    return counted.get();
   }
 }
