@@ -2,6 +2,8 @@ package org.parl.bench;
 
 import io.vertx.core.json.JsonObject;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -80,7 +82,8 @@ final class Report {
     return String.format(Locale.ROOT, f, v).replace(',', ' ');
   }
 
+  /** Three decimals; four significant digits below 1 (the scale rows' ratios are a few thousandths). */
   private static double round(double v) {
-    return Math.round(v * 1000.0) / 1000.0;
+    return v != 0 && Math.abs(v) < 1 ? new BigDecimal(v).round(new MathContext(4)).doubleValue() : Math.round(v * 1000.0) / 1000.0;
   }
 }
