@@ -192,6 +192,7 @@ final class ActorConnection {
       writer.write(id, type, payload);
     } else {
       lease.abandon();
+      payload.reset(0); // not sent: let go of the caller's arrays it refers to
     }
     return answer;
   }

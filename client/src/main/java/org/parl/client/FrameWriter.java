@@ -48,6 +48,7 @@ final class FrameWriter {
   /** Writes a request now, or hands it to the writer thread on an event loop. */
   void write(long id, byte type, FrameBuffer payload) {
     if (Context.isOnEventLoopThread()) {
+      payload.copyArraysIn(); // written later: what the caller does to its arrays meanwhile must not be sent
       try {
         writer().execute(() -> writeNow(id, type, payload));
       } catch (RejectedExecutionException e) {

@@ -2,17 +2,44 @@ package org.parl.wire;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A frame being built: the payload is written after room left for the frame header, so that the
  * finished frame leaves in a single write without being copied again. Sized up front from a hint
  * (large arrays would otherwise be copied at every doubling of the buffer).
+ *
+ * <p>The elements of large primitive arrays at the end of a payload ({@link Tail}) are not copied
+ * into the buffer: {@link #writeFrame} copies them from the arrays themselves, a piece at a time,
+ * into a small buffer that stays in the CPU's cache. Staging megabytes in the frame first cost
+ * a third of an 8 MB echo on the socket path (BENCHMARKS.md, "Issue 12, fourth round"). Anything
+ * written after them, and {@link #array()} and {@link #position()}, copy them in first, so the bytes
+ * are always in order; a frame handed to another thread to write copies them in too
+ * ({@link #copyArraysIn}), so that a caller who changes an array after the call returned changes
+ * nothing that was sent.
  */
 public final class FrameBuffer extends OutputStream {
 
+  /** The piece of a {@link Tail} copied at a time: small enough to stay in cache, a multiple of every element width. */
+  static final int PIECE = 256 * 1024;
+
+  /** Bytes at the end of the payload that are copied from their source only when the frame is written. */
+  interface Tail {
+    int bytes();
+
+    /** Copies this tail's bytes from {@code from} on into {@code into} (little-endian, all its remaining bytes). */
+    void copy(ByteBuffer into, int from);
+  }
+
   private byte[] buf;
   private int count = Frames.HEADER;
+  private final List<Tail> tails = new ArrayList<>(2);
+  private long tailBytes;
+  private byte[] piece;
 
   public FrameBuffer(int payloadHint) {
     buf = new byte[Frames.HEADER + Math.max(32, payloadHint)];
@@ -53,7 +80,28 @@ public final class FrameBuffer extends OutputStream {
     count += len;
   }
 
+  /** Appends {@code tail} to the payload, to be copied from its source when the frame is written. */
+  void attach(Tail tail) {
+    tails.add(tail);
+    tailBytes += tail.bytes();
+  }
+
+  /** Copies the arrays still referenced into the buffer: for a frame written later, or by another thread. */
+  public void copyArraysIn() {
+    if (tails.isEmpty()) {
+      return;
+    }
+    List<Tail> pending = List.copyOf(tails);
+    tails.clear();
+    tailBytes = 0;
+    for (Tail t : pending) {
+      int at = extend(t.bytes());
+      t.copy(ByteBuffer.wrap(buf, at, t.bytes()).slice().order(ByteOrder.LITTLE_ENDIAN), 0);
+    }
+  }
+
   private void ensure(int more) {
+    copyArraysIn();
     if (count + more > buf.length) {
       buf = Arrays.copyOf(buf, Math.max(count + more, buf.length + (buf.length >> 1)));
     }
@@ -62,6 +110,8 @@ public final class FrameBuffer extends OutputStream {
   /** Empties the buffer for the next frame, letting go of a very large one. */
   public void reset(int keepAtMost) {
     count = Frames.HEADER;
+    tails.clear();
+    tailBytes = 0;
     if (buf.length > keepAtMost) {
       buf = new byte[Frames.HEADER + 32];
     }
@@ -69,6 +119,7 @@ public final class FrameBuffer extends OutputStream {
 
   /** Where the next byte goes. */
   public int position() {
+    copyArraysIn();
     return count;
   }
 
@@ -88,24 +139,48 @@ public final class FrameBuffer extends OutputStream {
     return at;
   }
 
-  /** The buffer itself, valid until the next write. */
+  /** The buffer itself, with every array copied in, valid until the next write. */
   public byte[] array() {
+    copyArraysIn();
     return buf;
   }
 
-  public int payloadLength() {
-    return count - Frames.HEADER;
+  public long payloadLength() {
+    return count - Frames.HEADER + tailBytes;
   }
 
-  /** Fills in the header and writes the whole frame; callers serialise access to {@code out}. */
+  /**
+   * Fills in the header and writes the whole frame, the arrays of its tail straight from the arrays
+   * in pieces; then lets go of them. Callers serialise access to {@code out}.
+   */
   public void writeFrame(OutputStream out, byte type, long id, boolean flush) throws IOException {
-    if (payloadLength() > Frames.MAX_PAYLOAD) {
-      throw new IOException("payload of " + payloadLength() + " bytes is over the limit of " + Frames.MAX_PAYLOAD);
+    long length = payloadLength();
+    if (length > Frames.MAX_PAYLOAD) {
+      throw new IOException("payload of " + length + " bytes is over the limit of " + Frames.MAX_PAYLOAD);
     }
-    Frames.header(buf, type, id, payloadLength());
-    out.write(buf, 0, count);
+    Frames.header(buf, type, id, (int) length);
+    try {
+      out.write(buf, 0, count);
+      for (Tail t : tails) {
+        writeTail(out, t);
+      }
+    } finally {
+      tails.clear();
+      tailBytes = 0;
+    }
     if (flush) {
       out.flush();
+    }
+  }
+
+  private void writeTail(OutputStream out, Tail t) throws IOException {
+    if (piece == null) {
+      piece = new byte[PIECE];
+    }
+    for (int from = 0; from < t.bytes(); from += PIECE) {
+      int n = Math.min(PIECE, t.bytes() - from);
+      t.copy(ByteBuffer.wrap(piece, 0, n).slice().order(ByteOrder.LITTLE_ENDIAN), from);
+      out.write(piece, 0, n);
     }
   }
 }

@@ -20,8 +20,8 @@ import java.util.function.ToIntFunction;
  * The compact form of primitive arrays ({@code float[]}, {@code double[]}, {@code int[]},
  * {@code long[]}, {@code short[]}, {@code byte[]}) for {@link ValueCodec}. In the Smile document an
  * array is only {@code [length]}; its elements follow the document as raw little-endian bytes,
- * written straight from the array into the frame and read straight from the frame into the new
- * array: one copy each way, which matters for megabytes of floats.
+ * copied from the array as the frame is written ({@link FrameBuffer.Tail}) and read straight from
+ * the frame into the new array, which matters for megabytes of floats.
  *
  * <p>With a {@link SharedLink}, an array of at least {@link SharedArea#MIN_BYTES} is instead
  * copied into the shared area and written as {@code [length, offset]}: the frame then carries only
@@ -34,9 +34,9 @@ final class PrimitiveArrays {
 
   private PrimitiveArrays() {}
 
-  /** Copies {@code n} elements between a little-endian byte view and an array. */
+  /** Copies {@code n} elements from index {@code offset} on between a little-endian byte view and an array. */
   interface Copy<A> {
-    void copy(ByteBuffer bytes, A array, int n);
+    void copy(ByteBuffer bytes, A array, int offset, int n);
   }
 
   /** One kind of primitive array. */
@@ -64,7 +64,7 @@ final class PrimitiveArrays {
       if (place == null) {
         return -1;
       }
-      kind.put().copy(place.bytes(), array, n);
+      kind.put().copy(place.bytes(), array, 0, n);
       return place.offset();
     }
 
@@ -73,15 +73,27 @@ final class PrimitiveArrays {
       kinds.add(kind);
     }
 
+    /** Appends the arrays' elements to the frame, to be copied from the arrays when it is written. */
     @SuppressWarnings("unchecked")
     void writeTo(FrameBuffer out) {
       for (int i = 0; i < arrays.size(); i++) {
-        Kind<Object> k = (Kind<Object>) kinds.get(i);
-        Object a = arrays.get(i);
-        int n = k.length().applyAsInt(a);
-        int at = out.extend(n * k.width());
-        k.put().copy(ByteBuffer.wrap(out.array(), at, n * k.width()).slice().order(ByteOrder.LITTLE_ENDIAN), a, n);
+        out.attach(tail(arrays.get(i), (Kind<Object>) kinds.get(i)));
       }
+    }
+
+    private static <A> FrameBuffer.Tail tail(A array, Kind<A> kind) {
+      int bytes = kind.length().applyAsInt(array) * kind.width();
+      return new FrameBuffer.Tail() {
+        @Override
+        public int bytes() {
+          return bytes;
+        }
+
+        @Override
+        public void copy(ByteBuffer into, int from) {
+          kind.put().copy(into, array, from / kind.width(), into.remaining() / kind.width());
+        }
+      };
     }
   }
 
@@ -124,17 +136,17 @@ final class PrimitiveArrays {
   static SimpleModule module() {
     SimpleModule m = new SimpleModule("parl-primitive-arrays");
     add(m, new Kind<>(float[].class, 4, a -> a.length, float[]::new,
-        (bb, a, n) -> bb.asFloatBuffer().put(a, 0, n), (bb, a, n) -> bb.asFloatBuffer().get(a, 0, n)));
+        (bb, a, off, n) -> bb.asFloatBuffer().put(a, off, n), (bb, a, off, n) -> bb.asFloatBuffer().get(a, off, n)));
     add(m, new Kind<>(double[].class, 8, a -> a.length, double[]::new,
-        (bb, a, n) -> bb.asDoubleBuffer().put(a, 0, n), (bb, a, n) -> bb.asDoubleBuffer().get(a, 0, n)));
+        (bb, a, off, n) -> bb.asDoubleBuffer().put(a, off, n), (bb, a, off, n) -> bb.asDoubleBuffer().get(a, off, n)));
     add(m, new Kind<>(int[].class, 4, a -> a.length, int[]::new,
-        (bb, a, n) -> bb.asIntBuffer().put(a, 0, n), (bb, a, n) -> bb.asIntBuffer().get(a, 0, n)));
+        (bb, a, off, n) -> bb.asIntBuffer().put(a, off, n), (bb, a, off, n) -> bb.asIntBuffer().get(a, off, n)));
     add(m, new Kind<>(long[].class, 8, a -> a.length, long[]::new,
-        (bb, a, n) -> bb.asLongBuffer().put(a, 0, n), (bb, a, n) -> bb.asLongBuffer().get(a, 0, n)));
+        (bb, a, off, n) -> bb.asLongBuffer().put(a, off, n), (bb, a, off, n) -> bb.asLongBuffer().get(a, off, n)));
     add(m, new Kind<>(short[].class, 2, a -> a.length, short[]::new,
-        (bb, a, n) -> bb.asShortBuffer().put(a, 0, n), (bb, a, n) -> bb.asShortBuffer().get(a, 0, n)));
+        (bb, a, off, n) -> bb.asShortBuffer().put(a, off, n), (bb, a, off, n) -> bb.asShortBuffer().get(a, off, n)));
     add(m, new Kind<>(byte[].class, 1, a -> a.length, byte[]::new,
-        (bb, a, n) -> bb.put(a, 0, n), (bb, a, n) -> bb.get(a, 0, n)));
+        (bb, a, off, n) -> bb.put(a, off, n), (bb, a, off, n) -> bb.get(a, off, n)));
     return m;
   }
 
@@ -184,7 +196,7 @@ final class PrimitiveArrays {
           return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
         }
         A array = kind.alloc().apply(n);
-        kind.get().copy(bytes, array, n);
+        kind.get().copy(bytes, array, 0, n);
         return array;
       }
     });
