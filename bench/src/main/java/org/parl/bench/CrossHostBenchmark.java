@@ -24,7 +24,8 @@ final class CrossHostBenchmark {
 
   private static final Logger log = LoggerFactory.getLogger(CrossHostBenchmark.class);
   private static final Pattern ROW = Pattern.compile("^" + Pattern.quote(CrossHostProbe.ROW) + "(.*)$");
-  private static final Pattern END = Pattern.compile("^(" + Pattern.quote(CrossHostProbe.DONE) + "|parl bench cross-host failed: .*)$");
+  private static final Pattern END = Pattern.compile("^(" + Pattern.quote(CrossHostProbe.DONE) + "|"
+      + Pattern.quote(CrossHostProbe.FAILED) + ".*)$");
   private static final Duration MEASURE = Duration.ofMinutes(10);
 
   private final BenchPlan plan;

@@ -20,6 +20,7 @@ public final class CrossHostProbe {
 
   static final String ROW = "parl bench cross-host row ";
   static final String DONE = "parl bench cross-host done";
+  static final String FAILED = "parl bench cross-host failed: ";
 
   private CrossHostProbe() {}
 
@@ -38,7 +39,7 @@ public final class CrossHostProbe {
       report.metrics().forEach(m -> System.out.println(ROW + m.json().encode()));
       System.out.println(DONE);
     } catch (Throwable e) {
-      System.out.println("parl bench cross-host failed: " + e);
+      System.out.println(FAILED + e);
       code = 1;
     }
     System.out.flush();
