@@ -34,6 +34,11 @@ record BenchPlan(
     int gpuWarmRounds,
     int gpuColdCreates) {
 
+  /** The plan of a {@code --quick} run, or the standard one. */
+  static BenchPlan of(boolean quick) {
+    return quick ? quick() : standard();
+  }
+
   static BenchPlan standard() {
     return new BenchPlan("default", 8_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 15, 20, 4, 10, 3, 5);
   }

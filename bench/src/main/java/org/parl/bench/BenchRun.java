@@ -71,7 +71,7 @@ public final class BenchRun {
 
   private BenchRun(Options options, JavaCommand java) {
     this.options = options;
-    this.plan = options.quick() ? BenchPlan.quick() : BenchPlan.standard();
+    this.plan = BenchPlan.of(options.quick());
     this.java = java;
   }
 
@@ -101,7 +101,7 @@ public final class BenchRun {
         sameHost(children);
       }
       if (options.address() == null) {
-        new CrossHostBenchmark(plan, java, children, dir, token, report).run();
+        new CrossHostBenchmark(options.quick(), java, children, dir, token, report).run();
       }
     } catch (Exception e) {
       throw new IllegalStateException(e.getMessage() + " (logs in " + dir + ")", e);

@@ -28,15 +28,16 @@ final class CrossHostBenchmark {
       + Pattern.quote(CrossHostProbe.FAILED) + ".*)$");
   private static final Duration MEASURE = Duration.ofMinutes(10);
 
-  private final BenchPlan plan;
+  private final boolean quick;
   private final JavaCommand java;
   private final ChildProcesses children;
   private final Path dir;
   private final Path token;
   private final Report report;
 
-  CrossHostBenchmark(BenchPlan plan, JavaCommand java, ChildProcesses children, Path dir, Path token, Report report) {
-    this.plan = plan;
+  /** @param quick whether the run uses the {@code --quick} plan, which the client on host B follows too */
+  CrossHostBenchmark(boolean quick, JavaCommand java, ChildProcesses children, Path dir, Path token, Report report) {
+    this.quick = quick;
     this.java = java;
     this.children = children;
     this.dir = dir;
@@ -73,7 +74,7 @@ final class CrossHostBenchmark {
   }
 
   private void measure(NetnsBed bed, String address, int echoPort) throws Exception {
-    List<String> args = List.of(address, token.toString(), bed.address(0), String.valueOf(echoPort), plan.mode());
+    List<String> args = List.of(address, token.toString(), bed.address(0), String.valueOf(echoPort), String.valueOf(quick));
     ChildProcess probe = children.add(ChildProcess.start("probe-cross-host",
         bed.inside(1, java.clientProgram(CrossHostProbe.class, args)), Map.of(), dir.resolve("probe-cross-host.log")));
     try {

@@ -10,8 +10,8 @@ import org.parl.RemoteActor;
 
 /**
  * The client program of the rows across hosts ({@link CrossHostBenchmark}), run on another host
- * than the cluster and the echo server: {@code ADDRESS TOKEN_FILE ECHO_HOST ECHO_PORT MODE}
- * ({@code MODE} as {@link BenchPlan#mode()}). It connects, creates one actor, measures
+ * than the cluster and the echo server: {@code ADDRESS TOKEN_FILE ECHO_HOST ECHO_PORT QUICK}
+ * ({@code QUICK}: {@code true} for the {@code --quick} plan). It connects, creates one actor, measures
  * {@link CallBenchmark#runAcrossHosts} next to the plain-TCP echo on {@code ECHO_HOST}, prints each
  * row as {@code parl bench cross-host row <json>}, then {@code parl bench cross-host done}, and exits
  * (status 1, after {@code parl bench cross-host failed: ...}, when something failed).
@@ -26,7 +26,7 @@ public final class CrossHostProbe {
 
   public static void main(String[] args) {
     int code = 0;
-    BenchPlan plan = BenchPlan.quick().mode().equals(args[4]) ? BenchPlan.quick() : BenchPlan.standard();
+    BenchPlan plan = BenchPlan.of(Boolean.parseBoolean(args[4]));
     Report report = new Report();
     try (ParlClient parl = Parl.connect(new ConnectOptions(args[0]).setTokenFile(Path.of(args[1])));
         TcpEcho tcp = new TcpEcho(InetAddress.getByName(args[2]), Integer.parseInt(args[3]))) {

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 /** A plain-TCP echo server JVM ({@link EchoServer}) the benchmark started, once it listens. */
 record EchoProcess(ChildProcess process, int port) {
 
-  private static final Pattern PORT = Pattern.compile("parl bench echo port (\\d+)");
+  private static final Pattern PORT = Pattern.compile(Pattern.quote(EchoServer.PORT_LINE) + "(\\d+)");
   private static final Duration START = Duration.ofSeconds(60);
 
   /**

@@ -18,13 +18,16 @@ import java.net.Socket;
  */
 public final class EchoServer {
 
+  /** What it prints, followed by its port, once it listens. */
+  public static final String PORT_LINE = "parl bench echo port ";
+
   private EchoServer() {}
 
   public static void main(String[] args) throws IOException {
     ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(() -> System.exit(0)));
     InetAddress at = args.length > 0 ? InetAddress.getByName(args[0]) : InetAddress.getLoopbackAddress();
     try (ServerSocket server = new ServerSocket(0, 4, at)) {
-      System.out.println("parl bench echo port " + server.getLocalPort());
+      System.out.println(PORT_LINE + server.getLocalPort());
       System.out.flush();
       while (true) {
         Socket s = server.accept();

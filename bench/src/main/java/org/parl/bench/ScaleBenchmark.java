@@ -42,8 +42,6 @@ final class ScaleBenchmark {
   private final Path dir;
   private final Path token;
   private final Report report;
-  /** The plain-TCP baseline: 16-byte round trips per second over as many connections as the load uses. */
-  private double tcpRate;
 
   ScaleBenchmark(ScalePlan plan, JavaCommand java, ChildProcesses children, Path dir, Path token, Report report) {
     this.plan = plan;
@@ -55,7 +53,7 @@ final class ScaleBenchmark {
   }
 
   void run() throws Exception {
-    tcpRate = tcpBaseline();
+    double tcpRate = tcpBaseline();
     LocalCluster cluster = LocalCluster.startBare(children, java, dir, token);
     String address = cluster.address();
     List<ChildProcess> processes = new ArrayList<>();
@@ -79,7 +77,7 @@ final class ScaleBenchmark {
       masterTicks = JobPool.cpuTicks(ProcessHandle.of(cluster.master.pid()).orElseThrow()) - masterTicks;
       workerTicks = ticks(processes) - workerTicks;
       String whole = checkWhole(processes.get(0), workers);
-      add(workers, r);
+      add(workers, r, tcpRate);
       // CPU time per cycle: what the figures would be on an idle host (this one is shared)
       report.add(new Metric("scale_" + workers + "w_master_cpu_us", "  master CPU per allocate+release, " + workers
           + " workers", masterTicks * 10_000.0 / Math.max(1, r.allCycles()), "us", null, null, null));
@@ -164,7 +162,8 @@ final class ScaleBenchmark {
         + "not " + what + " within " + STEP_TIMEOUT.toSeconds() + " s: " + p.tail(3) + " (its log: " + p.log() + ")"));
   }
 
-  private void add(int workers, ScaleLoad.Result r) {
+  /** @param tcpRate the plain-TCP baseline's round trips per second ({@link #tcpBaseline}) */
+  private void add(int workers, ScaleLoad.Result r, double tcpRate) {
     boolean goal = workers == TARGET_WORKERS;
     String key = "scale_" + workers + "w_";
     String parl = workers == 10 ? "210 000" : workers == 100 ? "43 000" : workers == 1_000 ? "4 500" : null;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.parl.bench.EchoServer;
 import org.parl.it.hosts.Host;
@@ -31,7 +32,7 @@ class NetnsHostsIT {
       assertTrue(a.exec("ip", "-4", "-o", "addr", "show", "dev", Host.LINK).contains("inet 10.77.0.2/24"));
       assertEquals("", a.exec("ip", "-6", "-o", "addr", "show", "dev", Host.LINK), "no IPv6 address, so no IPv6 chatter");
       server = b.java(Map.of(), ClassPaths.current(), EchoServer.class, b.address);
-      String port = server.awaitLine("parl bench echo port (\\d+)", TestCluster.START).group(1);
+      String port = server.awaitLine(Pattern.quote(EchoServer.PORT_LINE) + "(\\d+)", TestCluster.START).group(1);
       assertTrue(reaches(a, b, port), "A reaches B");
       b.cut();
       assertFalse(reaches(a, b, port), "a cut host is unreachable");
