@@ -3,7 +3,6 @@ package org.parl.job;
 import static org.parl.wire.ErrorKind.INVALID;
 
 import java.io.IOException;
-import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,9 +37,9 @@ final class ActorCode {
         throw new CallFailure(INVALID, "code blob " + hash + " was not shipped to this job");
       }
       try {
-        urls[i] = blobs.path(hash).toUri().toURL();
-      } catch (MalformedURLException e) {
-        throw new CallFailure(INVALID, e.getMessage());
+        urls[i] = blobs.verified(hash).toUri().toURL();
+      } catch (IOException e) {
+        throw new CallFailure(INVALID, "code " + e.getMessage());
       }
     }
     return new ActorLoader(urls, libraries);
@@ -55,7 +54,7 @@ final class ActorCode {
       }
       try {
         Files.createDirectories(target.getParent());
-        Files.copy(blobs.path(f.hash()), target, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(blobs.verified(f.hash()), target, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
         throw new CallFailure(INVALID, "cannot place distributed file " + f.name() + ": " + e.getMessage());
       }

@@ -30,6 +30,8 @@ final class BlobStore {
 
   private final Path dir;
   private final long maxBytes;
+  /** What each blob this process hashed looked like then ({@link #verified}). */
+  private final Map<String, Object> verified = new java.util.concurrent.ConcurrentHashMap<>();
 
   BlobStore(Path dir) throws IOException {
     this(dir, Long.MAX_VALUE);
@@ -123,5 +125,37 @@ final class BlobStore {
     try (Stream<Path> files = Files.list(dir)) {
       return files.mapToLong(p -> p.toFile().length()).sum();
     }
+  }
+
+  /**
+   * The path of a blob about to be loaded, after checking that its content still hashes to its
+   * name: the store is shared by the host's jobs, and one of them (its actor's code) could have
+   * changed a file that later jobs load. A file is hashed again only when it changed since this
+   * process last hashed it (its inode, size or change time, which no process of the user can set
+   * back); a blob that no longer matches is deleted, so that its client ships it again.
+   *
+   * @throws IOException when the blob is missing or was changed
+   */
+  Path verified(String hash) throws IOException {
+    Path file = path(hash);
+    Object stamp = stamp(file);
+    if (stamp.equals(verified.get(hash))) {
+      return file;
+    }
+    String actual = Hashes.sha256(file);
+    if (!actual.equals(hash)) {
+      verified.remove(hash);
+      Files.deleteIfExists(file);
+      throw new IOException("blob " + hash + " was changed on this host after it was stored (it hashed to " + actual
+          + "): removed, ship it again");
+    }
+    verified.put(hash, stamp);
+    return file;
+  }
+
+  /** What changes whenever a file's content does: its inode, size and change time. */
+  private static Object stamp(Path file) throws IOException {
+    Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,ctime");
+    return List.of(a.get("ino"), a.get("size"), String.valueOf(a.get("ctime")));
   }
 }

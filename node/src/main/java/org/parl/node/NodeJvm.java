@@ -8,7 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * JVM options of the processes that run Hazelcast (masters, workers, monitors): Hazelcast wants
+ * JVM options of the processes that run Hazelcast (masters, workers, monitors): they refuse attach
+ * (no process of the user, a job included, can load an agent into a node), and Hazelcast wants
  * these on Java 17+ and works, with a warning, without them. The one list is
  * {@code config/hazelcast-jvm.args} (a java {@code @argfile}): {@code bin/parl} and the cluster
  * tests pass that file, and this class reads the copy inside the jar. Job processes and clients do

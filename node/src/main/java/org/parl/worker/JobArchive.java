@@ -27,6 +27,9 @@ final class JobArchive {
   private final Path file;
   private final boolean possible;
   private volatile boolean ready;
+  /** The archive's content hash and what its file looked like when this worker hashed it. */
+  private String hash;
+  private Object stamp;
 
   JobArchive(Path dir, String javaBinary, String classpath) {
     this.file = dir.resolve("job-" + key(javaBinary, classpath) + ".jsa");
@@ -36,9 +39,42 @@ final class JobArchive {
     this.ready = possible && Files.isRegularFile(file);
   }
 
-  /** JVM options for a job process: use the archive once it exists. */
-  List<String> options() {
-    return ready ? List.of("-XX:SharedArchiveFile=" + file, "-Xlog:cds=off", "-Xlog:cds+dynamic=off") : List.of();
+  /**
+   * JVM options for a job process: use the archive once it exists and is still what this worker
+   * made or first hashed. Job processes run as the worker's user and could rewrite the file that
+   * later jobs map; the worker hashes it once and, before each use, checks that its inode, size and
+   * change time (which no process of the user can set back) are the same, else it hashes it again.
+   * An archive that changed is deleted and not used (a new one is made at the next start). Blocking.
+   */
+  synchronized List<String> options() {
+    if (!ready) {
+      return List.of();
+    }
+    try {
+      Object now = stamp(file);
+      if (!now.equals(stamp)) {
+        String actual = Hashes.sha256(file);
+        if (hash != null && !hash.equals(actual)) {
+          ready = false;
+          Files.deleteIfExists(file);
+          log.warn("the class-data archive {} was changed after it was made: deleted; jobs start without it", file);
+          return List.of();
+        }
+        hash = actual;
+        stamp = now;
+      }
+    } catch (IOException e) {
+      ready = false;
+      log.warn("the class-data archive {} cannot be read ({}): jobs start without it", file, e.getMessage());
+      return List.of();
+    }
+    return List.of("-XX:SharedArchiveFile=" + file, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+  }
+
+  /** What changes whenever a file's content does: its inode, size and change time. */
+  private static Object stamp(Path file) throws IOException {
+    java.util.Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,ctime");
+    return List.of(a.get("ino"), a.get("size"), String.valueOf(a.get("ctime")));
   }
 
   /** Makes the archive if it is missing; blocking (it runs a JVM), so call it off the event loop. */
@@ -69,7 +105,11 @@ final class JobArchive {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
       }
-      ready = true;
+      synchronized (this) {
+        hash = Hashes.sha256(file);
+        stamp = stamp(file);
+        ready = true;
+      }
       log.info("job processes now start from the class-data archive {}", file);
     } catch (IOException e) {
       log.warn("the class-data archive for job processes could not be made: {}", e.getMessage());

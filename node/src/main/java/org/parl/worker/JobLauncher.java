@@ -18,7 +18,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.parl.ParlException;
 import org.parl.job.JobMain;
 import org.parl.limits.LimitSettings;
@@ -26,8 +25,9 @@ import org.parl.wire.ClassPaths;
 import org.parl.wire.Frames;
 
 /**
- * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags)
- * with the exact GPU environment set before it starts, a heap limit when the actor has a memory
+ * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags),
+ * leader of a session of its own, refusing attach, with a scrubbed environment
+ * ({@link JobEnvironment}) and the exact GPU environment set before it starts, a heap limit when the actor has a memory
  * limit, its own working directory, its output appended to its log file, and its secrets on its
  * standard input.
  *
@@ -45,6 +45,9 @@ final class JobLauncher {
   private static final List<Class<?>> JOB_CODE = List.of(JobMain.class, Frames.class, ParlException.class,
       ObjectMapper.class, JsonFactory.class, JsonAutoDetect.class, SmileFactory.class);
 
+  /** Where util-linux's {@code setsid} is on Linux hosts. */
+  private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
+
   /** Whether this Java (the job's too: it is the same) knows the option (17.0.9 and later). */
   private static final boolean TRIM_NATIVE_HEAP = knows("TrimNativeHeapInterval");
   private static final int TRIM_INTERVAL_MS = 3_000;
@@ -53,6 +56,10 @@ final class JobLauncher {
   private final String host;
   private final Path blobs;
   private final List<String> extraOptions;
+  /** What every job gets of the worker's environment ({@link JobEnvironment}). */
+  private final Map<String, String> passedEnv;
+  /** {@code setsid}, where the host has it: each job JVM leads a session and process group of its own. */
+  private final Optional<String> setsid;
   /** Made on first use, off the event loop (it reads the jars' manifests); guarded by {@code this}. */
   private String classpath;
   private String libraries;
@@ -67,6 +74,8 @@ final class JobLauncher {
   /** @param extraOptions JVM options added to every job process's command */
   JobLauncher(String host, Path blobs, List<String> extraOptions) {
     this.extraOptions = List.copyOf(extraOptions);
+    this.passedEnv = JobEnvironment.passed(System.getenv());
+    this.setsid = SETSID.stream().filter(Files::isExecutable).map(Path::toString).findFirst();
     this.javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     this.host = host;
     this.blobs = blobs;
@@ -179,7 +188,10 @@ final class JobLauncher {
   /** The process as it will be started: command line, environment, working directory and output. */
   ProcessBuilder command(JobProcess job, int controlPort) {
     List<String> cmd = new ArrayList<>();
+    // setsid execs the JVM in place (it is not a group leader), so the pid stays the JVM's
+    setsid.ifPresent(cmd::add);
     cmd.add(javaBinary);
+    cmd.add("-XX:+DisableAttachMechanism");
     cmd.add("-XX:+UseSerialGC");
     cmd.add("-Xms8m");
     // grow the heap eagerly under load (large arrays would otherwise cost a full GC per call)
@@ -225,9 +237,7 @@ final class JobLauncher {
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(job.log.toFile()))
         .redirectInput(ProcessBuilder.Redirect.PIPE);
-    Map<String, String> env = pb.environment();
-    env.put("CUDA_VISIBLE_DEVICES", job.gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
-    env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    JobEnvironment.apply(pb.environment(), passedEnv, job.gpus);
     return pb;
   }
 

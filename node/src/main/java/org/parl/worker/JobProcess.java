@@ -40,6 +40,13 @@ final class JobProcess {
   /** Whether its data port speaks TLS (the cluster's {@code --encrypt-data}). */
   boolean encryptData;
   Process process;
+  /** Its JVM and every process it started ({@link Containment}); null until it started. */
+  JobTree tree;
+  /**
+   * The life of this OS process before this one, while this one checks that it is clean for reuse:
+   * that job's end (and so its resources) is reported only once the check passed or the process is gone.
+   */
+  JobProcess pendingEnd;
   State state = State.STARTING;
   NetSocket control;
   /** What the worker writes on {@link #control}, bounded: a process that does not read is disconnected. */
@@ -91,6 +98,7 @@ final class JobProcess {
     this.actorsServed = previous.actorsServed + 1;
     this.encryptData = previous.encryptData;
     this.process = previous.process;
+    this.tree = previous.tree;
     this.control = previous.control;
     this.controlOut = previous.controlOut;
     this.state = State.RECYCLING;

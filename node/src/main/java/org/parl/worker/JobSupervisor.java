@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
@@ -42,6 +44,10 @@ final class JobSupervisor {
   private static final long STOP_WAIT_MS = 10_000;
   /** How long an ended process's control link may take to deliver its last words and close. */
   private static final long LAST_WORDS_MS = 1_000;
+  /** How long a job's tree may take to die after its JVM ended, before the worker says it is stuck. */
+  private static final long TREE_WAIT_MS = 3_000;
+  /** How often a stuck tree is killed again; its job's resources stay held meanwhile. */
+  private static final long STUCK_RETRY_MS = 5_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -49,7 +55,10 @@ final class JobSupervisor {
   private final JobLauncher launcher;
   private final JobTable table = new JobTable();
   private final ControlServer control = new ControlServer(table);
+  /** Processes whose JVM ended but whose tree is not gone yet: their jobs' ends wait for it. */
+  private final Set<JobProcess> ending = new HashSet<>();
   private final BiConsumer<JobProcess, Boolean> onJobEnded;
+  private Containment containment;
   private final Runnable onWarmEnded;
   private long seq;
   private boolean stopping;
@@ -71,6 +80,17 @@ final class JobSupervisor {
   }
 
   Future<Void> start() {
+    return vertx.executeBlocking(() -> {
+      Containment c = Containment.detect();
+      c.sweep();
+      return c;
+    }).compose(c -> {
+      containment = c;
+      return startSupervising();
+    });
+  }
+
+  private Future<Void> startSupervising() {
     vertx.executeBlocking(() -> {
       launcher.prepareArchive();
       return null;
@@ -126,7 +146,10 @@ final class JobSupervisor {
     JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp, logFile(slot), settings.workDir().resolve("jobs").resolve(slot));
     p.encryptData = encryptData;
     table.add(p);
-    vertx.executeBlocking(() -> launcher.start(p, control.port())).onComplete(ar -> {
+    vertx.executeBlocking(() -> {
+      Process process = launcher.start(p, control.port());
+      return new Started(process, containment.adopt(process.pid(), slot));
+    }).onComplete(ar -> {
       if (ar.failed()) {
         p.endCause = "could not start a job process: " + ar.cause().getMessage();
         p.state = JobProcess.State.ENDED;
@@ -134,7 +157,11 @@ final class JobSupervisor {
         p.ready.tryFail(p.endCause);
         return;
       }
-      p.process = ar.result();
+      p.process = ar.result().process();
+      p.tree = ar.result().tree();
+      if (p.killCause != null) {
+        kill(p, p.killCause); // killed while it was starting
+      }
       p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
     if (warmUp) {
@@ -183,7 +210,10 @@ final class JobSupervisor {
     return true;
   }
 
-  /** Kills a process; its end is reported with {@code cause} (the first cause given, if several). */
+  /**
+   * Kills a process and every process it started; its end is reported with {@code cause} (the first
+   * cause given, if several) once they are all gone.
+   */
   void kill(JobProcess p, String cause) {
     if (p.successor != null) {
       return; // this life of the process is over; the process now serves another
@@ -193,6 +223,13 @@ final class JobSupervisor {
     }
     if (p.process != null) {
       p.process.destroyForcibly();
+    }
+    JobTree tree = p.tree;
+    if (tree != null) {
+      vertx.executeBlocking(() -> {
+        tree.kill();
+        return null;
+      });
     }
   }
 
@@ -236,11 +273,16 @@ final class JobSupervisor {
     Promise<Integer> gone = Promise.promise();
     killAll(cause);
     vertx.setPeriodic(100, t -> {
-      List<Long> left = table.live().map(JobProcess::pid).toList();
+      List<Long> left = Stream.concat(table.live(), ending.stream()).map(JobProcess::pid).toList();
       if (left.isEmpty() || System.currentTimeMillis() > deadline) {
         vertx.cancelTimer(t);
         if (!left.isEmpty()) {
           log.warn("job process(es) {} still run {} ms after they were killed", left, STOP_WAIT_MS);
+        } else {
+          vertx.executeBlocking(() -> {
+            containment.close();
+            return null;
+          });
         }
         gone.complete(hosted);
       } else {
@@ -305,8 +347,18 @@ final class JobSupervisor {
         kill(next, "was not ready again within " + READY_TIMEOUT_MS / 1000 + " s of its actor's close");
       }
     });
+    // its resources return once the process proved clean (readyAgain), or once it is gone (reportEnd)
+    next.pendingEnd = p;
     log.info("job {} ended: its actor was closed; process {} is checked for reuse as slot {}", p.jobId, p.pid(), slot);
-    onJobEnded.accept(p, false);
+  }
+
+  /** Reports the end of the job a recycled process served before, if it was not reported yet. */
+  private void reportPendingEnd(JobProcess p) {
+    JobProcess previous = p.pendingEnd;
+    if (previous != null) {
+      p.pendingEnd = null;
+      onJobEnded.accept(previous, false);
+    }
   }
 
   /**
@@ -345,32 +397,85 @@ final class JobSupervisor {
       kill(p, "said ready out of turn");
       return;
     }
-    p.port = dataPort;
-    p.token = token;
-    p.lastPong = System.currentTimeMillis();
-    p.state = JobProcess.State.IDLE;
-    p.ready.tryComplete(p);
-    log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
-    trimPool(p);
+    JobTree tree = p.tree;
+    vertx.executeBlocking(() -> tree == null ? List.<Long>of() : tree.pids()).onComplete(ar -> {
+      List<Long> others = ar.succeeded() ? ar.result().stream().filter(other -> other != p.pid()).toList() : List.of();
+      if (ar.failed() || !others.isEmpty()) {
+        kill(p, "its actor left process(es) " + others + " behind");
+        return;
+      }
+      if (p.state != JobProcess.State.RECYCLING) {
+        return; // killed meanwhile
+      }
+      p.port = dataPort;
+      p.token = token;
+      p.lastPong = System.currentTimeMillis();
+      p.state = JobProcess.State.IDLE;
+      reportPendingEnd(p);
+      p.ready.tryComplete(p);
+      log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
+      trimPool(p);
+    });
   }
 
+  /**
+   * A job JVM ended: what it started is killed, and its end is reported once that is gone and its
+   * last words are read. A tree that survives SIGKILL (a process stuck in the kernel) keeps its job's
+   * resources held, so that no GPU it may still use is offered again; it is killed again every
+   * {@value #STUCK_RETRY_MS} ms.
+   */
   private void exited(JobProcess first) {
     JobProcess p = first.latest();
     p.state = JobProcess.State.ENDED;
     p.endedAt = System.currentTimeMillis();
     table.ended(p);
-    if (p.control == null) {
+    ending.add(p);
+    Promise<Void> gone = Promise.promise();
+    awaitTree(p, TREE_WAIT_MS, gone);
+    gone.future().compose(v -> lastWords(p)).onComplete(v -> {
+      ending.remove(p);
       reportEnd(p);
+    });
+  }
+
+  private void awaitTree(JobProcess p, long waitMs, Promise<Void> gone) {
+    JobTree tree = p.tree;
+    if (tree == null) {
+      gone.complete();
       return;
     }
-    // its last words (why it stopped itself, or that it exited by itself) come on its control link,
-    // which closes as the process ends: the cause is decided once they are read
-    long timer = vertx.setTimer(LAST_WORDS_MS, t -> reportEnd(p));
-    p.controlClosed.future().onComplete(ar -> {
-      if (vertx.cancelTimer(timer)) {
-        reportEnd(p);
+    vertx.executeBlocking(() -> tree.killAndWait(waitMs)).onComplete(ar -> {
+      if (ar.succeeded() && ar.result().isEmpty()) {
+        vertx.executeBlocking(() -> {
+          tree.release();
+          return null;
+        });
+        gone.complete();
+        return;
       }
+      if (waitMs == TREE_WAIT_MS) {
+        log.warn("job process {} (slot {}) ended, but process(es) {} of its tree survive SIGKILL: its resources stay held "
+            + "until they are gone", p.pid(), p.slot, ar.succeeded() ? ar.result() : ar.cause().getMessage());
+      }
+      vertx.setTimer(STUCK_RETRY_MS, t -> awaitTree(p, 1_000, gone));
     });
+  }
+
+  /**
+   * Its last words (why it stopped itself, or that it exited by itself) come on its control link,
+   * which closes as the process ends: the cause is decided once they are read.
+   */
+  private Future<Void> lastWords(JobProcess p) {
+    if (p.control == null) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> read = Promise.promise();
+    long timer = vertx.setTimer(LAST_WORDS_MS, t -> read.tryComplete());
+    p.controlClosed.future().onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      read.tryComplete();
+    });
+    return read.future();
   }
 
   private void reportEnd(JobProcess p) {
@@ -382,6 +487,7 @@ final class JobSupervisor {
       p.control.close();
     }
     vertx.executeBlocking(() -> deleteTree(p.workDir));
+    reportPendingEnd(p);
     if (p.jobId != null) {
       log.info("job {} ended: {}", p.jobId, p.endCause);
       onJobEnded.accept(p, abnormal);
@@ -392,6 +498,9 @@ final class JobSupervisor {
       onWarmEnded.run();
     }
   }
+
+  /** A job JVM just started, and its tree. */
+  private record Started(Process process, JobTree tree) {}
 
   private static Void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * Kills a job process whose resident memory goes over its actor's {@code maxMemoryMb} (the heap
- * limit alone does not bound native memory, thread stacks or metaspace). Reads {@code /proc} off
+ * Kills a job whose processes' resident memory, added up over its whole tree (the JVM and every
+ * process it started, {@link JobTree}), goes over its actor's {@code maxMemoryMb} (the heap limit
+ * alone does not bound native memory, thread stacks, metaspace or child processes). Reads {@code /proc} off
  * the event loop every {@link #CHECK_MS}; acts on the worker verticle's context.
  */
 final class MemoryWatch {
@@ -30,10 +31,10 @@ final class MemoryWatch {
   }
 
   private void check() {
-    Map<JobProcess, Long> limited = new HashMap<>();
+    Map<JobProcess, JobTree> limited = new HashMap<>();
     table.live().forEach(p -> {
-      if (p.memoryLimitMb > 0 && p.process != null && p.state != JobProcess.State.ENDED) {
-        limited.put(p, p.pid());
+      if (p.memoryLimitMb > 0 && p.tree != null && p.state != JobProcess.State.ENDED) {
+        limited.put(p, p.tree);
       }
     });
     if (limited.isEmpty()) {
@@ -41,11 +42,11 @@ final class MemoryWatch {
     }
     vertx.executeBlocking(() -> {
       Map<JobProcess, Long> rss = new HashMap<>();
-      limited.forEach((p, pid) -> ProcMemory.residentKb(pid).ifPresent(kb -> rss.put(p, kb)));
+      limited.forEach((p, tree) -> rss.put(p, tree.pids().stream().mapToLong(pid -> ProcMemory.residentKb(pid).orElse(0L)).sum()));
       return rss;
     }).onSuccess(rss -> rss.forEach((p, kb) -> {
       if (kb / 1024 > p.memoryLimitMb) {
-        kill.accept(p, "memory limit: its resident memory reached " + kb / 1024 + " MiB, over maxMemoryMb=" + p.memoryLimitMb);
+        kill.accept(p, "memory limit: its processes' resident memory reached " + kb / 1024 + " MiB, over maxMemoryMb=" + p.memoryLimitMb);
       }
     }));
   }

@@ -23,6 +23,20 @@ public final class Hashes {
     return sha256(data, 0, data.length);
   }
 
+  /** The hash of a file's content, read in pieces (blocking). */
+  public static String sha256(java.nio.file.Path file) throws java.io.IOException {
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      byte[] buf = new byte[64 * 1024];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        md.update(buf, 0, n);
+      }
+      return HexFormat.of().formatHex(md.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** True for a well-formed hash: 64 lowercase hex digits, so it is safe as a file name. */
   public static boolean valid(String hash) {
     if (hash == null || hash.length() != 64) {

@@ -41,6 +41,17 @@ public interface Counter {
 
   int pid();
 
+  /**
+   * Starts processes that outlive a careless actor: a child ({@code sleep 600}), a grandchild left
+   * to itself by a shell that exits, and one that also left the job's session ({@code setsid}).
+   *
+   * @return their pids
+   */
+  List<Long> spawnTree();
+
+  /** Starts a child process that holds about {@code mb} MiB resident and sleeps; returns its pid. */
+  long spawnHog(int mb);
+
   void exit(int status);
 
   String describe(Object o);

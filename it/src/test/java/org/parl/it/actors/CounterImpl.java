@@ -144,6 +144,39 @@ public class CounterImpl implements Counter {
   }
 
   @Override
+  public List<Long> spawnTree() {
+    try {
+      List<Long> pids = new ArrayList<>();
+      pids.add(new ProcessBuilder("sleep", "600").redirectOutput(ProcessBuilder.Redirect.DISCARD).start().pid());
+      Process sh = new ProcessBuilder("sh", "-c",
+          "sleep 600 >/dev/null 2>&1 & echo $!; setsid sleep 600 >/dev/null 2>&1 & echo $!").start();
+      for (String line : new String(sh.getInputStream().readAllBytes()).split("\\s+")) {
+        if (!line.isBlank()) {
+          pids.add(Long.parseLong(line.trim()));
+        }
+      }
+      sh.waitFor();
+      return pids;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public long spawnHog(int mb) {
+    try {
+      // tail keeps a line without its end in memory: mb MiB of zeros, then it waits for the rest
+      return new ProcessBuilder("sh", "-c", "{ head -c " + mb + "m /dev/zero; sleep 600; } | tail")
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().pid();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
   public void exit(int status) {
     System.exit(status);
   }
