@@ -101,7 +101,8 @@ class JobLauncherTest {
     assertEquals(List.of("--worker", "127.0.0.1:4321", "--slot", "w1-7", "--host", "10.0.0.5",
         "--blobs", tmp.resolve("blobs").toString(), "--warm-up", "true", "--code-cache-max-bytes", "2147483648"),
         cmd.subList(main + 1, cmd.size()));
-    assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
+    assertEquals(List.of("/usr/bin/setsid", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:+DisableAttachMechanism"), cmd.subList(0, 3), "a session of its own, a JVM that refuses attach");
     List<String> classPath = List.of(cmd.get(cmd.indexOf("-cp") + 1).split(File.pathSeparator));
     assertEquals(Set.copyOf(ClassPaths.current().stream().map(Path::toString).toList()), Set.copyOf(classPath),
         "the worker's own class path, manifests expanded");
