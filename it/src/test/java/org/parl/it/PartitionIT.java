@@ -35,7 +35,8 @@ import org.parl.it.hosts.NetnsHosts;
  * (no local worker), a 2-GPU worker on B, the user program on C with two one-GPU actors on B, one of
  * them in a long call. One host's cable is pulled at a time. Each test prints its timings and appends
  * them to {@code target/it-logs/partition-timings.txt} (the README's "Failures" section gives their
- * medians). Time bounds are generous: the expected figures are ~6 s, ~6 s and ~16 s.
+ * medians). Time bounds are generous: the expected figures are ~8 s, ~6 s and ~6 s; a cut-off
+ * worker's jobs are gone within 10 s and before its client hears of their loss (the lease).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PartitionIT {
@@ -171,10 +172,33 @@ class PartitionIT {
     deleteTree(HOMES);
   }
 
+  /** Records when B's job processes are all gone, sampling every 20 ms from its start. */
+  private static final class JobsGone implements AutoCloseable {
+    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+    private final java.util.concurrent.CompletableFuture<Long> at = new java.util.concurrent.CompletableFuture<>();
+
+    JobsGone(String netns) {
+      sampler.scheduleWithFixedDelay(() -> {
+        if (JobProcesses.in(netns).isEmpty()) {
+          at.complete(System.currentTimeMillis());
+        }
+      }, 0, 20, TimeUnit.MILLISECONDS);
+    }
+
+    long await() throws Exception {
+      return at.get(60, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+      sampler.shutdownNow();
+    }
+  }
+
   @Test
   void aCutOffWorkerIsDroppedItsCallsFailAndItFencesItself() throws Exception {
     Cluster k = new Cluster("worker-cut").start();
-    try (GpuWatch watch = new GpuWatch(k.netnsB)) {
+    try (GpuWatch watch = new GpuWatch(k.netnsB); JobsGone gone = new JobsGone(k.netnsB)) {
       long t0 = System.currentTimeMillis();
       b.cut();
       k.master.awaitLine("worker " + k.workerId + " .*dropped it", Duration.ofSeconds(30));
@@ -188,14 +212,16 @@ class PartitionIT {
       long callFailed = Long.parseLong(failed.group(1)) - t0;
       long nextFailed = Long.parseLong(next.group(1)) - t0;
 
-      k.worker.awaitLine("fencing: no master for", Duration.ofSeconds(60));
+      k.worker.awaitLine("no master of this cluster is in sight .*: fencing now", Duration.ofSeconds(60));
       long fencing = System.currentTimeMillis() - t0;
-      k.awaitNoJobsOnB(Duration.ofSeconds(30));
-      long jobsGone = System.currentTimeMillis() - t0;
+      long jobsGone = gone.await() - t0;
       assertEquals(1, k.worker.awaitExit(Duration.ofSeconds(60)), k.worker.output());
       assertTrue(k.worker.output().contains("worker " + k.workerId + " stopped its 2 job(s)"), k.worker.output());
       assertTrue(callFailed <= 15_000 && nextFailed <= 15_000 && dropped <= 15_000,
           "drop " + dropped + " ms, call failed " + callFailed + " ms, next call " + nextFailed + " ms after the cut");
+      assertTrue(jobsGone <= 10_000, "B's jobs were gone " + jobsGone + " ms after the cut");
+      assertTrue(jobsGone < callFailed, "B's jobs were gone (" + jobsGone + " ms) before the client heard of their loss ("
+          + callFailed + " ms)");
 
       b.restore();
       k.startWorker();
@@ -243,11 +269,11 @@ class PartitionIT {
       Matcher failed = k.client.awaitLine("FAILED at=(\\d+) type=(\\S+) message=(.*)", Duration.ofSeconds(30));
       assertEquals(LOST, failed.group(2), failed.group());
       long callFailed = Long.parseLong(failed.group(1)) - t0;
-      k.worker.awaitLine("fencing: no master for", Duration.ofSeconds(60));
+      k.worker.awaitLine("no master of this cluster is in sight .*: fencing now", Duration.ofSeconds(60));
       long fencing = System.currentTimeMillis() - t0;
       k.awaitNoJobsOnB(Duration.ofSeconds(30));
       assertEquals(1, k.worker.awaitExit(Duration.ofSeconds(60)), k.worker.output());
-      assertTrue(k.worker.output().contains("lost the master at " + k.address), k.worker.output());
+      assertTrue(k.worker.output().contains("lost sight of every master (last active: " + k.address + ")"), k.worker.output());
 
       // the cut-off master keeps running without workers: what it had from B is gone, a create times out
       k.awaitStatus(a, " 0 worker\\(s\\).*GPUs 0 used / 0 vacant");

@@ -62,6 +62,13 @@ import org.slf4j.LoggerFactory;
 public final class JobCenterVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobCenterVerticle.class);
+  /**
+   * How long the clients of a worker that left without a word hear of it after the JobCenter
+   * dropped it: the lease of its jobs. Hazelcast's failure detector tells both sides of a cut at
+   * about the same moment, and a worker that loses sight of every master stops its jobs at once
+   * (its fence), so within this grace the jobs are gone before a client can recreate them elsewhere.
+   */
+  static final long WORKER_LEASE_GRACE_MS = 3_000;
   private static final Future<Done> DONE = Future.succeededFuture(new Done());
   /** How long a new active master waits for the workers' reports before it serves without the missing ones. */
   static final long REPORT_WAIT_MS = 3_000;
@@ -345,20 +352,33 @@ public final class JobCenterVerticle extends VerticleBase {
       return;
     }
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
-      dropped(lost, "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
-          + " left the cluster without a word (it died, froze or lost its network)");
+      String cause = "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
+          + " left the cluster without a word (it died, froze or lost its network)";
+      removed(lost, cause);
+      vertx.setTimer(WORKER_LEASE_GRACE_MS, t -> tellLost(lost, cause));
     }
   }
 
   private void dropped(JobCenter.Lost lost, String cause) {
-    String workerId = lost.worker().workerId();
+    removed(lost, cause);
+    tellLost(lost, cause);
+  }
+
+  /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */
+  private void removed(JobCenter.Lost lost, String cause) {
     log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
-    workersMap.remove(workerId);
+    workersMap.remove(lost.worker().workerId());
     for (JobRecord job : lost.jobs()) {
       jobsMap.remove(job.jobId());
+    }
+  }
+
+  /** The clients of the worker's jobs, and anyone listening, hear that they are lost. */
+  private void tellLost(JobCenter.Lost lost, String cause) {
+    for (JobRecord job : lost.jobs()) {
       tellGateways(job.jobId(), job.clientId(), job.workerId(), cause, true);
     }
-    ControlBus.publish(vertx, Addresses.WORKER_LOST, new WorkerLost(workerId, cause));
+    ControlBus.publish(vertx, Addresses.WORKER_LOST, new WorkerLost(lost.worker().workerId(), cause));
   }
 
   private void grant(List<JobCenter.Granted<Promise<Granted>>> granted) {

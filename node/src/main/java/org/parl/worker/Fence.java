@@ -36,6 +36,10 @@ final class Fence {
   private final Function<String, Future<Integer>> stopJobs;
   private long lostAt;
   private HostPort master;
+  /** The timer of a fence to come, cancelled when a live master answers first. */
+  private long timer = -1;
+  /** Set once the jobs are being stopped: from then on nothing cancels the fence. */
+  private boolean stopping;
 
   /**
    * @param stopJobs stops every job process with the given cause; completes, once they are gone, with
@@ -66,22 +70,80 @@ final class Fence {
     }
     lostAt = System.nanoTime();
     this.master = lost;
+    long lostNow = lostAt;
     vertx.executeBlocking(() -> refuses(master), false).onComplete(ar -> {
+      if (lostAt != lostNow || stopping) {
+        return; // cancelled meanwhile by a live master, or fenced already
+      }
       if (ar.succeeded() && ar.result()) {
         log.warn("the master at {} left the cluster (its gateway refuses connections): stopping", master);
+        stopping = true;
         stopJobs.apply("its master stopped").onComplete(stopped -> fencing.stop().accept(
             "the master at " + master + " (member " + member + ") left the cluster; worker " + workerId
                 + " stops"));
         return;
       }
       long leftMs = fencing.limit().toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lostAt);
-      log.warn("lost the master at {} ({}): fencing in {} ms unless this worker is stopped first", master,
+      log.warn("lost the master at {} ({}): fencing in {} ms unless a live master answers first", master,
           ar.succeeded() ? "it cannot be reached" : ar.cause().getMessage(), Math.max(0, leftMs));
-      vertx.setTimer(Math.max(1, leftMs), t -> fence());
+      timer = vertx.setTimer(Math.max(1, leftMs), t -> fence());
     });
   }
 
+  /**
+   * No master this worker knew of is a member of its cluster any more (this host was cut off, or
+   * every master died together): no standby can take over, and the master that may live on
+   * elsewhere lets its clients know only after its lease grace. The jobs are stopped now, so that
+   * they are gone before any client hears of their loss; the master's gateway is probed only to say
+   * which of the two it was.
+   *
+   * @param lost the gateway of the master that was active
+   * @param member its Hazelcast member UUID
+   */
+  void mastersOutOfSight(HostPort lost, String member) {
+    if (stopping) {
+      return;
+    }
+    if (!masterGone()) {
+      lostAt = System.nanoTime();
+    }
+    this.master = lost;
+    vertx.cancelTimer(timer);
+    log.warn("no master of this cluster is in sight (last active: {}): fencing now", lost);
+    stopping = true;
+    stopJobs.apply("its worker lost sight of every master (fencing)").onComplete(stopped -> vertx
+        .executeBlocking(() -> refuses(master), false).onComplete(ar -> fencing.stop().accept(ar.succeeded() && ar.result()
+            ? "the master at " + master + " (member " + member + ") left the cluster; worker " + workerId + " stopped its "
+                + (stopped.succeeded() ? stopped.result() + " " : "") + "job(s) and stops"
+            : "lost sight of every master (last active: " + master + "): worker " + workerId + " stopped its "
+                + (stopped.succeeded() ? stopped.result() + " " : "") + "job(s) so that none outlives its allocation, and "
+                + "stops; start it again to rejoin with a clean slate")));
+  }
+
+  /**
+   * A live master answered this worker (it took its registration): a fence that was only waiting
+   * for the limit is cancelled, and the worker takes jobs again. One whose jobs are being stopped
+   * goes on.
+   *
+   * @return true when a pending fence was cancelled
+   */
+  boolean cancel(String by) {
+    if (!masterGone() || stopping) {
+      return false;
+    }
+    vertx.cancelTimer(timer);
+    lostAt = 0;
+    log.info("master {} answered: the fence is cancelled", by);
+    return true;
+  }
+
+  /** True from the moment the jobs are being stopped: this worker will exit. */
+  boolean fenced() {
+    return stopping;
+  }
+
   private void fence() {
+    stopping = true;
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - lostAt);
     log.warn("fencing: no master for {} s; stopping every job process", seconds);
     stopJobs.apply("its worker lost the master for " + seconds + " s (fencing)").onComplete(ar -> fencing.stop().accept(

@@ -81,6 +81,8 @@ public final class WorkerVerticle extends VerticleBase {
   private String followed;
   /** The last change that left no master, whose gateway is probed if none comes back. */
   private MastersChanged lastLost;
+  /** The member ids of the masters (active and standbys) last seen live. */
+  private Set<String> knownMasters = Set.of();
   private Fence fence;
   private JobSupervisor jobs;
   private MapPublisher stats;
@@ -117,6 +119,10 @@ public final class WorkerVerticle extends VerticleBase {
       if (e.previous() != null) {
         lastLost = e;
       }
+      if (fence != null && lastLost != null && lastLost.previousAddress() != null && !anyMasterInSight()) {
+        fence.mastersOutOfSight(HostPort.parse(lastLost.previousAddress()), lastLost.previous());
+        return;
+      }
       vertx.setTimer(NO_MASTER_GRACE_MS, t -> {
         if (fence != null && masters.get().active().isEmpty() && lastLost != null && lastLost.previousAddress() != null) {
           fence.masterLost(HostPort.parse(lastLost.previousAddress()), lastLost.previous());
@@ -124,12 +130,22 @@ public final class WorkerVerticle extends VerticleBase {
       });
       return;
     }
-    if (e.active().equals(followed) || identity == null || jobs.stopping() || (fence != null && fence.masterGone())) {
+    rememberMasters();
+    boolean fencePending = fence != null && fence.masterGone() && !fence.fenced();
+    if (identity == null || jobs.stopping() || (fence != null && fence.fenced())
+        || (e.active().equals(followed) && !fencePending)) {
       return;
     }
     followed = e.active();
-    log.info("following the new active master (member {}): reporting {} job(s)", e.active(), granted.size());
-    register(REREGISTER_TIMEOUT_MS).onFailure(err -> {
+    log.info("following the active master (member {}): reporting {} job(s)", e.active(), granted.size());
+    register(REREGISTER_TIMEOUT_MS).onSuccess(r -> {
+      if (fence != null) {
+        fence.cancel(e.active());
+      }
+    }).onFailure(err -> {
+      if (err instanceof Superseded) {
+        return; // a later registration speaks for this worker now
+      }
       log.warn("the new active master did not take this worker's report: {}", err.getMessage());
       if (fence != null && e.previousAddress() != null) {
         fence.masterLost(HostPort.parse(e.previousAddress()), e.previous());
@@ -137,6 +153,32 @@ public final class WorkerVerticle extends VerticleBase {
     });
   }
 
+  /** Remembers the masters of the cluster (active and standbys) while some are live. */
+  private void rememberMasters() {
+    List<String> live = masters.get().live().stream().map(MasterRecord::memberId).toList();
+    if (!live.isEmpty()) {
+      knownMasters = Set.copyOf(live);
+    }
+  }
+
+  /**
+   * Whether a master this worker knew of (the active one or a standby) is still a member of the
+   * cluster as this node sees it: then a takeover or a master record written again may follow, and
+   * the worker waits; when none is, this host is cut off or every master died.
+   */
+  private boolean anyMasterInSight() {
+    Set<String> members = new HashSet<>();
+    node.hazelcast().getCluster().getMembers().forEach(m -> members.add(m.getUuid().toString()));
+    return knownMasters.stream().anyMatch(members::contains);
+  }
+
+  /** The failure of a registration that a later one superseded: not a sign of a lost master. */
+  static final class Superseded extends RuntimeException {
+
+    Superseded() {
+      super("superseded by a later registration", null, false, false);
+    }
+  }
 
   @Override
   public Future<?> start() {
@@ -165,6 +207,7 @@ public final class WorkerVerticle extends VerticleBase {
 
   /** Host statistics for the monitor and /metrics, in the stats map (this worker is its writer). */
   private void publishStats() {
+    rememberMasters();
     if (readingStats) {
       return;
     }
@@ -329,6 +372,7 @@ public final class WorkerVerticle extends VerticleBase {
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
         settings.cpus(), settings.gpus(), cards);
     followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
+    rememberMasters();
     return register(REGISTER_TIMEOUT_MS);
   }
 
@@ -344,7 +388,7 @@ public final class WorkerVerticle extends VerticleBase {
             attemptMs)
         .compose(r -> {
           if (which != registration) {
-            return Future.failedFuture("superseded by a later registration");
+            return Future.failedFuture(new Superseded());
           }
           for (String jobId : r.stop()) {
             log.warn("the JobCenter did not adopt job {} (its resources conflict): stopping it", jobId);

@@ -1,6 +1,8 @@
 package org.parl.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
@@ -80,6 +82,40 @@ class FenceTest {
           && why.contains("worker w-test stopped its 2 job(s)") && why.contains("rejoin with a clean slate"), why);
       assertEquals(1, stops.get(), "its jobs were stopped once");
       assertTrue(fence.masterGone());
+    }
+  }
+
+  @Test
+  void aLiveMastersAnswerCancelsAPendingFence() throws Exception {
+    try (ServerSocket frozen = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Fence fence = fence(Duration.ofMillis(1_500));
+      lose(fence, new HostPort("127.0.0.1", frozen.getLocalPort()));
+      CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
+      vertx.setTimer(300, t -> cancelled.complete(fence.cancel("m-live")));
+      assertTrue(cancelled.get(10, TimeUnit.SECONDS), "the pending fence was cancelled");
+      assertThrows(java.util.concurrent.TimeoutException.class, () -> stopped.get(3, TimeUnit.SECONDS),
+          "no fence after the limit");
+      assertEquals(0, stops.get(), "no job was stopped");
+      CompletableFuture<Boolean> gone = new CompletableFuture<>();
+      vertx.runOnContext(v -> gone.complete(fence.masterGone()));
+      assertFalse(gone.get(10, TimeUnit.SECONDS), "the worker takes jobs again");
+    }
+  }
+
+  @Test
+  void noMasterInSightStopsTheJobsAtOnceWhateverTheLimit() throws Exception {
+    try (ServerSocket frozen = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Fence fence = fence(Duration.ofSeconds(60));
+      long t0 = System.nanoTime();
+      vertx.runOnContext(v -> fence.mastersOutOfSight(new HostPort("127.0.0.1", frozen.getLocalPort()), "m-test"));
+      String why = stopped.get(10, TimeUnit.SECONDS);
+      assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) < 10, "at once, not after the limit");
+      assertTrue(why.startsWith("lost sight of every master (last active: 127.0.0.1:" + frozen.getLocalPort() + ")")
+          && why.contains("stopped its 2 job(s)"), why);
+      assertEquals(1, stops.get());
+      CompletableFuture<Boolean> cancelled = new CompletableFuture<>();
+      vertx.runOnContext(v -> cancelled.complete(fence.cancel("m-late")));
+      assertFalse(cancelled.get(10, TimeUnit.SECONDS), "a fence under way is not cancelled");
     }
   }
 }
