@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
@@ -22,6 +21,7 @@ import java.util.stream.Collectors;
 import org.parl.ParlException;
 import org.parl.job.JobMain;
 import org.parl.limits.LimitSettings;
+import org.parl.security.PrivatePaths;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.Frames;
 
@@ -155,8 +155,8 @@ final class JobLauncher {
    * then closes: they are never on its command line nor in its environment.
    */
   Process start(JobProcess job, int controlPort) throws IOException {
-    Files.createDirectories(job.workDir);
-    Files.createDirectories(job.log.getParent());
+    PrivatePaths.createDirectories(job.workDir);
+    PrivatePaths.createFileIfAbsent(job.log); // 0600 before the process appends to it
     String secrets = secrets(job);
     Process p = command(job, controlPort).start();
     try (OutputStream in = p.getOutputStream()) {

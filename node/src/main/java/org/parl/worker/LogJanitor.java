@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.parl.security.PrivatePaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,7 +88,8 @@ final class LogJanitor {
       ByteBuffer tail = ByteBuffer.allocate((int) Math.min(Math.min(size, maxBytes / 4), 16L << 20));
       ch.read(tail, size - tail.capacity());
       tail.flip();
-      try (FileChannel old = FileChannel.open(rotated(p), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+      PrivatePaths.createFileIfAbsent(rotated(p));
+      try (FileChannel old = FileChannel.open(rotated(p), StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING)) {
         old.write(tail);
       }

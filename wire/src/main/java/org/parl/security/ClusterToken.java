@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -95,7 +94,8 @@ public final class ClusterToken {
 
   /**
    * What the master uses: the token found as {@link #find} does, or a new one (256 random bits)
-   * written to {@code $PARL_HOME/token} with mode 0600 when there is none anywhere.
+   * written to {@code $PARL_HOME/token} when there is none anywhere: the file is 0600 from its first
+   * byte, in a {@code PARL_HOME} created 0700 ({@link PrivatePaths}).
    *
    * @param say told one sentence when a new token file is created
    */
@@ -109,10 +109,8 @@ public final class ClusterToken {
     if (nothingGiven && !Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
       String value = HexFormat.of().formatHex(nonce(32));
       try {
-        Files.createDirectories(home.getParent());
-        Files.writeString(home, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE);
-        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rw-------"));
+        PrivatePaths.createDirectories(home.getParent());
+        PrivatePaths.writeNew(home, (value + "\n").getBytes(StandardCharsets.UTF_8));
       } catch (java.nio.file.FileAlreadyExistsException e) {
         return find(explicitFile, env); // another master made it at the same moment: use theirs
       } catch (IOException e) {

@@ -103,6 +103,8 @@ class ClusterTokenTest {
     ClusterToken first = ClusterToken.findOrCreate(null, env, said::add);
     Path token = dir.resolve("fresh/token");
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(token)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(token.getParent())),
+        "PARL_HOME is created private");
     assertEquals(64, Files.readString(token).strip().length());
     assertEquals(1, said.size());
     assertTrue(said.get(0).contains(token.toString()), said.get(0));
