@@ -104,6 +104,7 @@ public final class GatewayVerticle extends VerticleBase {
   };
   private Placer placer;
   private MapPublisher clientsMap;
+  private ResumeTickets tickets;
   private List<RuntimeJar> runtimeJars = List.of();
 
   private volatile int actualPort;
@@ -137,6 +138,7 @@ public final class GatewayVerticle extends VerticleBase {
     door = new GatewayDoor(vertx, token, keys.fingerprint());
     placer = new Placer(vertx, node.nodeId(), masters);
     clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
+    tickets = new ResumeTickets(vertx);
     on(ClientHello.class, this::clientHello);
     on(WorkerHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(MonitorHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
@@ -251,20 +253,35 @@ public final class GatewayVerticle extends VerticleBase {
       resume(session, hello);
       return;
     }
-    welcome(session, hello, "c-" + UUID.randomUUID().toString().substring(0, 8));
-    log.info("client {} connected: {} on {}", session.clientId(), hello.program(), hello.hostname());
+    String clientId = "c-" + UUID.randomUUID().toString().substring(0, 8);
+    // the ticket is recorded before the client has it: a takeover right after finds it in the map
+    tickets.issue(clientId).onComplete(ar -> {
+      if (ar.failed()) {
+        session.fail(hello.id(), ErrorKind.INTERNAL, "could not record the new session: " + ar.cause().getMessage());
+        return;
+      }
+      if (session.closed()) {
+        tickets.forget(clientId);
+        return;
+      }
+      welcome(session, hello, clientId, ar.result());
+      log.info("client {} connected: {} on {}", session.clientId(), hello.program(), hello.hostname());
+    });
   }
 
-  private void welcome(GatewaySession session, ClientHello hello, String clientId) {
+  /** @param ticket a new session's resume ticket, or null for a resumed one (its client keeps its own) */
+  private void welcome(GatewaySession session, ClientHello hello, String clientId, String ticket) {
     session.becomeClient(clientId, hello);
     clients.put(clientId, session);
     clientsMap.put(clientId, session::record);
-    session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars));
+    session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars, ticket));
   }
 
   /**
    * A client whose master left carries on here (SPEC §10): it keeps its id and the jobs the JobCenter
-   * still knows as its own; it is told at once of those the cluster lost meanwhile.
+   * still knows as its own; it is told at once of those the cluster lost meanwhile. Only with the
+   * session's resume ticket ({@link ResumeTickets}): another holder of the cluster token cannot take
+   * over a client's session, and its jobs, by naming its id.
    */
   private void resume(GatewaySession session, ClientHello hello) {
     String clientId = hello.resumeClientId();
@@ -272,6 +289,16 @@ public final class GatewayVerticle extends VerticleBase {
       session.fail(hello.id(), ErrorKind.INVALID, "client " + clientId + " is connected already");
       return;
     }
+    tickets.check(clientId, hello.resumeTicket()).onComplete(checked -> {
+      if (checked.failed()) {
+        session.fail(hello.id(), ErrorKind.UNAUTHENTICATED, checked.cause().getMessage());
+      } else {
+        claim(session, hello, clientId);
+      }
+    });
+  }
+
+  private void claim(GatewaySession session, ClientHello hello, String clientId) {
     ClaimJobs claim = new ClaimJobs(clientId, hello.resumeJobs());
     JobCenterCalls.request(vertx, masters, claim, RESUME_TIMEOUT_MS, Placer.ATTEMPT_MS).onComplete(ar -> {
       if (ar.failed()) {
@@ -285,7 +312,7 @@ public final class GatewayVerticle extends VerticleBase {
       Map<String, String> held = new LinkedHashMap<>();
       ar.result().held().forEach(job -> held.put(job.jobId(), job.workerId()));
       held.forEach(session::addJob);
-      welcome(session, hello, clientId);
+      welcome(session, hello, clientId, null);
       log.info("client {} resumed here with {} of its {} job(s): {} on {}", clientId, held.size(), hello.resumeJobs().size(),
           hello.program(), hello.hostname());
       for (String jobId : hello.resumeJobs()) {
@@ -317,6 +344,7 @@ public final class GatewayVerticle extends VerticleBase {
           entries.forEach((id, json) -> {
             if (memberId.equals(GatewaySession.gatewayOf(json))) {
               removed.add(map.removeIfPresent(id, json));
+              tickets.forgetUnlessResumed(id);
             }
           });
           return Future.all(removed);
@@ -392,6 +420,7 @@ public final class GatewayVerticle extends VerticleBase {
     String clientId = session.clientId();
     clients.remove(clientId);
     clientsMap.remove(clientId);
+    tickets.forget(clientId);
     JobCenterCalls.request(vertx, masters, new CancelClient(clientId), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
         .onFailure(e -> log.warn("could not cancel the waiting requests of client {}: {}", clientId, e.getMessage()));
     Map<String, String> jobs = session.jobs();
