@@ -137,7 +137,7 @@ public final class GatewayVerticle extends VerticleBase {
   public Future<?> start() {
     door = new GatewayDoor(vertx, token, keys.fingerprint());
     placer = new Placer(vertx, node.nodeId(), masters);
-    clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
+    clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP, node.records());
     tickets = new ResumeTickets(vertx);
     on(ClientHello.class, this::clientHello);
     on(WorkerHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
@@ -148,7 +148,7 @@ public final class GatewayVerticle extends VerticleBase {
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
-    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP); // the connections against their caps, for /metrics
+    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP, node.records()); // the connections against their caps, for /metrics
     String useKey = Addresses.gatewayKey(node.memberId());
     vertx.setPeriodic(0, USE_MS, t -> use.put(useKey, () -> caps.use().toJson().encode()));
     vertx.eventBus().consumer(Addresses.JOB_EVENTS, m -> {
@@ -342,7 +342,8 @@ public final class GatewayVerticle extends VerticleBase {
         .compose(map -> map.entries().compose(entries -> {
           List<Future<?>> removed = new ArrayList<>();
           entries.forEach((id, json) -> {
-            if (memberId.equals(GatewaySession.gatewayOf(json))) {
+            String record = node.records().verify(Addresses.CLIENTS_MAP, id, json).orElse(null);
+            if (record != null && memberId.equals(GatewaySession.gatewayOf(record))) {
               removed.add(map.removeIfPresent(id, json));
               tickets.forgetUnlessResumed(id);
             }

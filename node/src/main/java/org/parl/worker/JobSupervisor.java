@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.limits.LimitSettings;
+import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobReuse;
 import org.slf4j.Logger;
@@ -54,13 +55,16 @@ final class JobSupervisor {
   private long seq;
   private boolean stopping;
   private boolean encryptData;
+  private final SignedRecords records;
 
   /**
    * @param onJobEnded called with a process that hosted a job and whether it ended abnormally
    * @param onWarmEnded called when a warm process ended without a job
+   * @param records checks the cluster's description before the data ports follow its {@code encryptData}
    */
   JobSupervisor(Vertx vertx, Context context, WorkerSettings settings, BiConsumer<JobProcess, Boolean> onJobEnded,
-      Runnable onWarmEnded) {
+      Runnable onWarmEnded, SignedRecords records) {
+    this.records = records;
     this.vertx = vertx;
     this.context = context;
     this.settings = settings;
@@ -101,7 +105,8 @@ final class JobSupervisor {
   private Future<Void> readEncryptData() {
     return vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
         .compose(m -> m.get(Addresses.CLUSTER_KEY))
-        .map(json -> {
+        .map(stored -> {
+          String json = records.verify(Addresses.CLUSTER_MAP, Addresses.CLUSTER_KEY, stored).orElse(null);
           encryptData = json != null && new JsonObject(json).getBoolean(ClusterInfo.ENCRYPT_DATA, false);
           log.info("job data ports {}", encryptData ? "use TLS (--encrypt-data)" : "authenticate each client without TLS");
           return (Void) null;
