@@ -80,6 +80,7 @@ final class JobSupervisor {
       return null;
     });
     new Heartbeats(table, this::kill).start(vertx);
+    new CodeCacheSweep(settings.codeCache()).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
     // the limits are known before the first job starts: a warm process takes its code-cache cap at its start
     return vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
