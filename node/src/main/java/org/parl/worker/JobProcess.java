@@ -40,6 +40,8 @@ final class JobProcess {
   /** Whether its data port speaks TLS (the cluster's {@code --encrypt-data}). */
   boolean encryptData;
   Process process;
+  /** Carries the process's output into the log of the job it serves; shared by its successors. */
+  JobOutput output;
   State state = State.STARTING;
   NetSocket control;
   /** What the worker writes on {@link #control}, bounded: a process that does not read is disconnected. */
@@ -91,6 +93,7 @@ final class JobProcess {
     this.actorsServed = previous.actorsServed + 1;
     this.encryptData = previous.encryptData;
     this.process = previous.process;
+    this.output = previous.output;
     this.control = previous.control;
     this.controlOut = previous.controlOut;
     this.state = State.RECYCLING;

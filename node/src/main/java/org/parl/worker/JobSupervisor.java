@@ -94,7 +94,8 @@ final class JobSupervisor {
   /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
   private void applyLimits(LimitSettings limits) {
     launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
-    new LogJanitor(settings.workDir().resolve("logs"), limits.logMaxBytes(), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
+    launcher.logMaxBytes(limits.logMaxBytes());
+    new LogJanitor(settings.workDir().resolve("logs"), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
         limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet()));
   }
 
@@ -171,8 +172,8 @@ final class JobSupervisor {
   void assign(JobProcess p) {
     p.state = JobProcess.State.ASSIGNED;
     JsonObject assign = new JsonObject().put("op", "assign").put("jobId", p.jobId).put("clientId", p.clientId);
-    if (p.reused) {
-      assign.put("log", p.log.toString()); // its own log, while its first actor's stays readable by that job's id
+    if (p.reused && p.output != null) {
+      p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
     }
     ControlServer.send(p, assign);
     log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId, p.clientId, p.pid(), p.slot,
