@@ -50,6 +50,7 @@ public final class DemoCommand implements Callable<Integer> {
     }
     int cpus = Math.min(4, Runtime.getRuntime().availableProcessors());
     System.out.println("Starting a CPU cluster and a GPU cluster in this process...");
+    TokenOption.secureHome();
     ClusterToken token = ClusterToken.findOrCreate(null, System.out::println);
     try (MasterNode cpu = MasterNode.start(spec(ClusterType.CPU, cpus, inventory), token);
          MasterNode gpu = MasterNode.start(spec(ClusterType.GPU, null, inventory), token)) {

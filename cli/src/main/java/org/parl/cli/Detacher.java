@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.parl.node.NodeFailure;
 import org.parl.node.ParlHome;
+import org.parl.security.PrivatePaths;
 
 /**
  * Starts this same command again as a background process (without {@code --detach}), waits until
@@ -31,8 +32,8 @@ final class Detacher {
     Path log = ParlHome.logs().resolve(role + "-" + started + ".log");
     Process p;
     try {
-      Files.createDirectories(log.getParent());
-      Files.createDirectories(ParlHome.run());
+      PrivatePaths.createFileIfAbsent(log); // 0600 from the start: a master's log holds its login link
+      PrivatePaths.createDirectories(ParlHome.run());
       List<String> cmd = new ArrayList<>();
       if (new File("/usr/bin/setsid").canExecute()) {
         cmd.add("/usr/bin/setsid");

@@ -171,13 +171,13 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   private static GatewayRequest hello(long id) {
-    return hello(id, null, List.of());
+    return hello(id, null, List.of(), null);
   }
 
-  private static GatewayRequest hello(long id, String resumeClientId, List<String> jobs) {
+  private static GatewayRequest hello(long id, String resumeClientId, List<String> jobs, String ticket) {
     String command = System.getProperty("sun.java.command", "java");
     return new GatewayRequest.ClientHello(id, command.split(" ")[0], Hostnames.local(), ProcessHandle.current().pid(),
-        resumeClientId, jobs);
+        resumeClientId, jobs, ticket);
   }
 
   @Override
@@ -402,7 +402,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     List<String> jobs = new ArrayList<>(actors.keySet());
     jobs.addAll(opening.keySet());
-    resuming = failover.resume(id -> hello(id, id(), jobs))
+    resuming = failover.resume(id -> hello(id, id(), jobs, welcome.resumeTicket()))
         .map(c -> {
           attach(c.gateway());
           return c.gateway();

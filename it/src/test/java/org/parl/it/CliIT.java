@@ -204,7 +204,12 @@ class CliIT {
 
   /** Detached nodes under their own PARL_HOME, so that no other test sees them. */
   private void detachedNodes(Path own) throws Exception {
+    // a PARL_HOME made by 'mkdir' under the usual umask: the first node command makes it private
+    Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwxr-xr-x"));
     Result master1 = run(own, "master", "--port", "0", "--cpus", "2", "--detach").expect(0, "running in the background as pid");
+    assertEquals("rwx------", mode(own), "PARL_HOME tightened");
+    assertTrue(master1.output().contains("made " + own + " private (rwxr-xr-x -> rwx------)"), master1.output());
+    assertEquals("rw-------", mode(own.resolve("token")), "the token the master created");
     Result master2 = run(own, "master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--detach")
         .expect(0, "parl master ready");
     String gpuAddress = master2.output().replaceAll("(?s).*address (\\S+),.*", "$1");
@@ -224,6 +229,15 @@ class CliIT {
       }
     }
     assertTrue(started.size() >= 3 + 2, "nodes and their warm job processes: " + started.size());
+    // the detached nodes' logs (a master's holds its login link) and the job logs are the owner's only
+    try (Stream<Path> files = Stream.concat(Files.list(own.resolve("logs")), Files.walk(own.resolve("workers")))) {
+      List<Path> logs = files.filter(f -> f.toString().endsWith(".log")).toList();
+      assertTrue(logs.stream().anyMatch(f -> f.startsWith(own.resolve("workers"))), "job logs: " + logs);
+      assertTrue(logs.size() >= 3 + 2, "node logs and job logs: " + logs);
+      for (Path f : logs) {
+        assertEquals("rw-------", mode(f), f.toString());
+      }
+    }
     run(own, "stop").expect(0, "stopped master");
     for (ProcessHandle h : started) {
       String what = "process " + h.pid() + " " + h.info().commandLine().orElse("") + " ending";
@@ -232,6 +246,10 @@ class CliIT {
     run(own, "stop").expect(0, "nothing to stop");
     run(own, "status").expect(1, "no parl cluster runs on this host");
     assertTrue(master1.output().contains("log: "), master1.output());
+  }
+
+  private static String mode(Path p) throws IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
   }
 
   @Test

@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
+import java.io.IOException;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.regex.Matcher;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -77,8 +81,27 @@ class JobReuseIT {
     assertEquals(pid, second.call(Reusable::pid).await(), "the second actor runs in the first one's process");
     assertEquals(1, second.call(Reusable::bumpStatic).await(), "the first actor's static counter is not visible");
     assertFalse(second.call(x -> x.exists("left-by-first.txt")).await(), "the working directory is fresh");
+    // each actor's output is in its own job's log (the worker routes the process's one pipe)
+    String mark = "printed by the second actor in process " + pid;
+    second.run(x -> x.print(mark)).await();
+    Path secondLog = Await.until("the second actor's line in a job log", WAIT, () -> logWith(mark), p -> p != null);
+    Path firstLog = logWith("job " + first.jobId() + " assigned");
+    assertTrue(firstLog != null && !firstLog.equals(secondLog), "the first job's log " + firstLog + " is not the second's " + secondLog);
+    assertTrue(Files.readString(secondLog).contains("job " + second.jobId() + " assigned"), Files.readString(secondLog));
     second.close();
     ReuseLines.awaitClean(cluster.master, pid, cleanBefore + 2);
+  }
+
+  /** The job log under the cluster's home that holds {@code text}, or null. */
+  private Path logWith(String text) throws IOException {
+    try (Stream<Path> files = Files.walk(cluster.home.resolve("workers"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".log")).toList()) {
+        if (Files.readString(f).contains(text)) {
+          return f;
+        }
+      }
+      return null;
+    }
   }
 
   @Test

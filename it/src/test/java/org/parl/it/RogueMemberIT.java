@@ -201,6 +201,38 @@ class RogueMemberIT {
   }
 
   /**
+   * The records nodes act on are signed with the token: a stranger that rewrites the cluster's
+   * description (turning on {@code encryptData} of a plain cluster, so that the job data ports a new
+   * worker opens would refuse every client) changes nothing; the worker ignores the record with one
+   * log line and its actors answer.
+   */
+  @Test
+  void aStrangersRewrittenClusterRecordIsIgnored() throws Exception {
+    try (TestCluster small = TestCluster.start(0, "--no-local-worker")) {
+      TestMember legit = small.member();
+      Vertx rogue = joinAsStranger(legit, ClusterKeys.derive(ClusterToken.of(small.token(), "RogueMemberIT")));
+      try {
+        var clusterMap = ((HazelcastClusterManager) ((VertxInternal) rogue).clusterManager()).getHazelcastInstance()
+            .<String, String>getMap(Addresses.CLUSTER_MAP);
+        String real = clusterMap.get(Addresses.CLUSTER_KEY);
+        assertTrue(real.contains("\"encryptData\":false"), real);
+        clusterMap.put(Addresses.CLUSTER_KEY, real.replace("\"encryptData\":false", "\"encryptData\":true"));
+        ParlProcess[] w = new ParlProcess[1];
+        small.addWorker(w, "--cpus", "1");
+        w[0].awaitLine("ignored record 'cluster' of map parl.cluster: it is not signed with the cluster token",
+            TestCluster.START);
+        w[0].awaitLine("job data ports authenticate each client without TLS", TestCluster.START);
+        try (ParlClient client = small.connect();
+             RemoteActor<Counter> a = client.actor(Counter.class, CounterImpl.class).createAsync().await(60, TimeUnit.SECONDS)) {
+          assertEquals(3, a.call(c -> c.add(3)).await(30, TimeUnit.SECONDS), "the worker's data port is as the master said");
+        }
+      } finally {
+        leave(legit, rogue);
+      }
+    }
+  }
+
+  /**
    * In a cluster of its own, since its master dies at the end: a stranger announcing the role
    * "master" leaves, then the real master is killed. Membership events reach each node in order, so
    * the worker and the monitor, which name the member whose departure stops them, prove that they

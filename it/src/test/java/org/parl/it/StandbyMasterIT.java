@@ -28,6 +28,11 @@ import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.monitor.MonitorHttp;
+import org.parl.security.ClusterToken;
+import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * SPEC §10: standby masters. A master started with {@code --standby} takes over when the active one
@@ -186,6 +191,47 @@ class StandbyMasterIT {
         held.forEach(RemoteActor::close);
         usedGpus(cluster, Set.of());
       }
+      parl.close();
+    }
+  }
+
+  /**
+   * Another program with the cluster token cannot take over a client's session, and its jobs, by
+   * naming the client's id at another master's gateway; the client itself resumes there after a
+   * takeover, with the secret ticket its welcome gave it.
+   */
+  @Test
+  void onlyTheClientThatOpenedASessionResumesIt() throws Exception {
+    try (TestCluster cluster = TestCluster.start(4, "--no-local-worker");
+         Standby b = Standby.start(cluster)) {
+      cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(4).toString());
+      cluster.member(); // joined before the kill: it asks whichever JobCenter is active
+      ParlClient parl = connect(cluster, cluster.address, b.address());
+      RemoteActor<Counter> actor = createWithin(parl, 1, TestCluster.START);
+      ClusterToken token = ClusterToken.of(cluster.token(), "a second program");
+      String[][] tries = {
+          {null, "client " + parl.id() + "'s session is resumed only with the resume ticket its master gave it, and this "
+              + "hello has none"},
+          {"00".repeat(32), "the resume ticket for client " + parl.id() + " is wrong: a session is resumed only by the "
+              + "program that opened it"}};
+      for (String[] t : tries) {
+        try (GatewayPeer thief = GatewayPeer.authenticated(b.address(), token)) {
+          thief.write(GatewayCodec.encode(new GatewayRequest.ClientHello(1, "thief", "elsewhere", 1L, parl.id(),
+              List.of(actor.jobId()), t[0])));
+          thief.write(new byte[] {'\n'});
+          GatewayReply.Failed refused = (GatewayReply.Failed) thief.reply();
+          assertEquals(ErrorKind.UNAUTHENTICATED, refused.kind());
+          assertEquals(t[1], refused.message());
+        }
+      }
+      assertEquals(1, actor.call(c -> c.add(1)).await(), "the actor is still its client's");
+
+      cluster.master.kill();
+      RemoteActor<Counter> fresh = createWithin(parl, 1, CREATE_AFTER_KILL); // through the standby: resumed there
+      assertEquals(2, actor.call(c -> c.add(1)).await(), "the resumed client's actor answers");
+      fresh.close();
+      actor.close();
+      usedGpus(cluster, Set.of());
       parl.close();
     }
   }

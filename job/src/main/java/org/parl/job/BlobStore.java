@@ -75,7 +75,7 @@ final class BlobStore {
     if (has(hash)) {
       return;
     }
-    Path tmp = Files.createTempFile(dir, hash, ".part");
+    Path tmp = Files.createTempFile(dir, hash, PartFiles.SUFFIX);
     try {
       Files.write(tmp, java.util.Arrays.copyOfRange(data, offset, offset + length));
       try {

@@ -1,16 +1,13 @@
 package org.parl.job;
 
 import java.io.DataInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.lang.ref.WeakReference;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.util.Map;
@@ -59,8 +56,6 @@ public final class JobMain {
   private final Libraries libraries;
   private final Path workDir = Path.of("").toAbsolutePath();
   private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
-  /** Where System.out and System.err go once a reused process writes to its current actor's log; null before. */
-  private PrintStream out;
   private ActorHost host;
   private volatile long assignedAt;
   private volatile String jobId = "unassigned";
@@ -161,7 +156,7 @@ public final class JobMain {
     WeakReference<ClassLoader> released = new WeakReference<>(loader);
     loader = null;
     host = null;
-    String why = baseline.check(released, out, workDir);
+    String why = baseline.check(released, null, workDir); // its output stays the pipe its worker routes to each job's log
     if (why != null) {
       link.send(new JobReuse.NotReused(why).toMap());
       exit(0, "the actor " + actor + " was closed; the process is not reused: " + why);
@@ -196,9 +191,6 @@ public final class JobMain {
   private void onControl(Map<String, Object> msg) {
     switch (String.valueOf(msg.get("op"))) {
       case "assign" -> {
-        if (msg.get("log") instanceof String file) {
-          logTo(Path.of(file));
-        }
         jobId = String.valueOf(msg.get("jobId"));
         assignedAt = System.currentTimeMillis();
         log("job " + jobId + " assigned to client " + msg.get("clientId"));
@@ -212,25 +204,6 @@ public final class JobMain {
         }
       }
       default -> log("ignored an unknown control message: " + msg);
-    }
-  }
-
-  /**
-   * A reused process writes each actor's output to that actor's own log (the monitor shows a log by
-   * job id). Output of native code still goes to the process's first log.
-   */
-  private void logTo(Path file) {
-    try {
-      PrintStream next = new PrintStream(new FileOutputStream(file.toFile(), true), true, StandardCharsets.UTF_8);
-      PrintStream previous = out;
-      out = next;
-      System.setOut(next);
-      System.setErr(next);
-      if (previous != null) {
-        previous.close();
-      }
-    } catch (IOException e) {
-      log("cannot write to the log " + file + ": " + e.getMessage());
     }
   }
 

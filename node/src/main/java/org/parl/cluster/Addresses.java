@@ -51,6 +51,9 @@ public final class Addresses {
   /** Cluster map: client id to its record (JSON), written only by the master's gateway. */
   public static final String CLIENTS_MAP = "parl.clients";
 
+  /** Cluster map: client id to the SHA-256 of its resume ticket, written only by the masters' gateways. */
+  public static final String CLIENT_TICKETS = "parl.client-tickets";
+
   /** Cluster map: worker id to its latest host statistics (JSON), written by that worker. */
   public static final String STATS_MAP = "parl.stats";
 

@@ -14,6 +14,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.parl.control.ControlCodec;
+import org.parl.security.SignedRecords;
 import org.parl.tls.ClusterKeys;
 
 /**
@@ -29,7 +30,10 @@ public final class ClusterNode {
   private final Vertx vertx;
   private final HazelcastClusterManager manager;
 
-  private ClusterNode(Vertx vertx, HazelcastClusterManager manager) {
+  private final SignedRecords records;
+
+  private ClusterNode(Vertx vertx, HazelcastClusterManager manager, SignedRecords records) {
+    this.records = records;
     this.vertx = vertx;
     this.manager = manager;
   }
@@ -52,7 +56,7 @@ public final class ClusterNode {
         .buildClustered()
         .map(v -> {
           ControlCodec.register(v.eventBus());
-          return new ClusterNode(v, manager);
+          return new ClusterNode(v, manager, keys.records());
         });
   }
 
@@ -70,6 +74,11 @@ public final class ClusterNode {
         .setKeyCertOptions(keys.keyCert())
         .setTrustOptions(keys.trust())
         .setTrustAll(false);
+  }
+
+  /** Signs and checks the records of the cluster maps ({@link SignedRecords}). */
+  public SignedRecords records() {
+    return records;
   }
 
   public Vertx vertx() {

@@ -18,12 +18,13 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.parl.security.SignedRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes one owner's records through to a cluster-wide map, as JSON text that any member can
- * read.
+ * read, each signed ({@link SignedRecords}).
  *
  * <p>Writes are coalesced: at most one batch of writes is in flight, and the changes made while it
  * is are written together when it completes, each key with its latest state. The owner can
@@ -42,14 +43,17 @@ public final class MapPublisher {
 
   private final String name;
   private final Writer writer;
+  private final SignedRecords signer;
   /** Keys changed since the last batch was sent: the latest record, or {@link #REMOVAL}. */
   private final Map<String, Supplier<String>> pending = new LinkedHashMap<>();
   /** Keys whose last write sent was a put: a removal of any other key has nothing to remove. */
   private final Set<String> published = new HashSet<>();
   private boolean inFlight;
 
-  public MapPublisher(Vertx vertx, String name) {
+  /** @param signer signs every record written ({@link SignedRecords}): readers ignore unsigned ones */
+  public MapPublisher(Vertx vertx, String name, SignedRecords signer) {
     this.name = name;
+    this.signer = signer;
     Context context = vertx.getOrCreateContext();
     if (vertx instanceof VertxInternal v && v.clusterManager() instanceof HazelcastClusterManager hz) {
       this.writer = new Direct(hz.getHazelcastInstance().getMap(name), task -> context.runOnContext(x -> task.run()));
@@ -59,9 +63,10 @@ public final class MapPublisher {
   }
 
   /** With a writer of the caller's (tests). */
-  MapPublisher(String name, Writer writer) {
+  MapPublisher(String name, Writer writer, SignedRecords signer) {
     this.name = name;
     this.writer = writer;
+    this.signer = signer;
   }
 
   /** Publishes the record of {@code key}, as JSON text; the supplier is called when the write is sent. */
@@ -90,7 +95,7 @@ public final class MapPublisher {
         removals.add(e.getKey());
         published.remove(e.getKey());
       } else {
-        puts.put(e.getKey(), e.getValue().get());
+        puts.put(e.getKey(), signer.sign(name, e.getKey(), e.getValue().get()));
         published.add(e.getKey());
       }
     }

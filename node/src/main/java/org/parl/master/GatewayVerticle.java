@@ -104,6 +104,7 @@ public final class GatewayVerticle extends VerticleBase {
   };
   private Placer placer;
   private MapPublisher clientsMap;
+  private ResumeTickets tickets;
   private List<RuntimeJar> runtimeJars = List.of();
 
   private volatile int actualPort;
@@ -136,7 +137,8 @@ public final class GatewayVerticle extends VerticleBase {
   public Future<?> start() {
     door = new GatewayDoor(vertx, token, keys.fingerprint());
     placer = new Placer(vertx, node.nodeId(), masters);
-    clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP);
+    clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP, node.records());
+    tickets = new ResumeTickets(vertx);
     on(ClientHello.class, this::clientHello);
     on(WorkerHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(MonitorHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
@@ -146,7 +148,7 @@ public final class GatewayVerticle extends VerticleBase {
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
-    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP); // the connections against their caps, for /metrics
+    MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP, node.records()); // the connections against their caps, for /metrics
     String useKey = Addresses.gatewayKey(node.memberId());
     vertx.setPeriodic(0, USE_MS, t -> use.put(useKey, () -> caps.use().toJson().encode()));
     vertx.eventBus().consumer(Addresses.JOB_EVENTS, m -> {
@@ -251,20 +253,35 @@ public final class GatewayVerticle extends VerticleBase {
       resume(session, hello);
       return;
     }
-    welcome(session, hello, "c-" + UUID.randomUUID().toString().substring(0, 8));
-    log.info("client {} connected: {} on {}", session.clientId(), hello.program(), hello.hostname());
+    String clientId = "c-" + UUID.randomUUID().toString().substring(0, 8);
+    // the ticket is recorded before the client has it: a takeover right after finds it in the map
+    tickets.issue(clientId).onComplete(ar -> {
+      if (ar.failed()) {
+        session.fail(hello.id(), ErrorKind.INTERNAL, "could not record the new session: " + ar.cause().getMessage());
+        return;
+      }
+      if (session.closed()) {
+        tickets.forget(clientId);
+        return;
+      }
+      welcome(session, hello, clientId, ar.result());
+      log.info("client {} connected: {} on {}", session.clientId(), hello.program(), hello.hostname());
+    });
   }
 
-  private void welcome(GatewaySession session, ClientHello hello, String clientId) {
+  /** @param ticket a new session's resume ticket, or null for a resumed one (its client keeps its own) */
+  private void welcome(GatewaySession session, ClientHello hello, String clientId, String ticket) {
     session.becomeClient(clientId, hello);
     clients.put(clientId, session);
     clientsMap.put(clientId, session::record);
-    session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars));
+    session.send(new GatewayReply.Welcome(hello.id(), info.get().description(), clientId, runtimeJars, ticket));
   }
 
   /**
    * A client whose master left carries on here (SPEC §10): it keeps its id and the jobs the JobCenter
-   * still knows as its own; it is told at once of those the cluster lost meanwhile.
+   * still knows as its own; it is told at once of those the cluster lost meanwhile. Only with the
+   * session's resume ticket ({@link ResumeTickets}): another holder of the cluster token cannot take
+   * over a client's session, and its jobs, by naming its id.
    */
   private void resume(GatewaySession session, ClientHello hello) {
     String clientId = hello.resumeClientId();
@@ -272,6 +289,16 @@ public final class GatewayVerticle extends VerticleBase {
       session.fail(hello.id(), ErrorKind.INVALID, "client " + clientId + " is connected already");
       return;
     }
+    tickets.check(clientId, hello.resumeTicket()).onComplete(checked -> {
+      if (checked.failed()) {
+        session.fail(hello.id(), ErrorKind.UNAUTHENTICATED, checked.cause().getMessage());
+      } else {
+        claim(session, hello, clientId);
+      }
+    });
+  }
+
+  private void claim(GatewaySession session, ClientHello hello, String clientId) {
     ClaimJobs claim = new ClaimJobs(clientId, hello.resumeJobs());
     JobCenterCalls.request(vertx, masters, claim, RESUME_TIMEOUT_MS, Placer.ATTEMPT_MS).onComplete(ar -> {
       if (ar.failed()) {
@@ -285,7 +312,7 @@ public final class GatewayVerticle extends VerticleBase {
       Map<String, String> held = new LinkedHashMap<>();
       ar.result().held().forEach(job -> held.put(job.jobId(), job.workerId()));
       held.forEach(session::addJob);
-      welcome(session, hello, clientId);
+      welcome(session, hello, clientId, null);
       log.info("client {} resumed here with {} of its {} job(s): {} on {}", clientId, held.size(), hello.resumeJobs().size(),
           hello.program(), hello.hostname());
       for (String jobId : hello.resumeJobs()) {
@@ -315,8 +342,10 @@ public final class GatewayVerticle extends VerticleBase {
         .compose(map -> map.entries().compose(entries -> {
           List<Future<?>> removed = new ArrayList<>();
           entries.forEach((id, json) -> {
-            if (memberId.equals(GatewaySession.gatewayOf(json))) {
+            String record = node.records().verify(Addresses.CLIENTS_MAP, id, json).orElse(null);
+            if (record != null && memberId.equals(GatewaySession.gatewayOf(record))) {
               removed.add(map.removeIfPresent(id, json));
+              tickets.forgetUnlessResumed(id);
             }
           });
           return Future.all(removed);
@@ -392,6 +421,7 @@ public final class GatewayVerticle extends VerticleBase {
     String clientId = session.clientId();
     clients.remove(clientId);
     clientsMap.remove(clientId);
+    tickets.forget(clientId);
     JobCenterCalls.request(vertx, masters, new CancelClient(clientId), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
         .onFailure(e -> log.warn("could not cancel the waiting requests of client {}: {}", clientId, e.getMessage()));
     Map<String, String> jobs = session.jobs();

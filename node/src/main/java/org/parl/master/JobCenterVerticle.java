@@ -113,8 +113,8 @@ public final class JobCenterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     startedAt = System.nanoTime();
-    workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP);
-    jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP);
+    workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP, node.records());
+    jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP, node.records());
     sweep = new ClientSweep(vertx, () -> masters.get().live(), () -> new LinkedHashSet<>(jobIds()), this::stopOrphan);
     node.onMemberRemoved(left -> context.runOnContext(v -> memberGone(left)));
     Dispatcher requests = new Dispatcher("the JobCenter", log)
@@ -145,7 +145,8 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Future<Map<String, String>> entries(String name) {
-    return vertx.sharedData().<String, String>getClusterWideMap(name).compose(AsyncMap::entries);
+    return vertx.sharedData().<String, String>getClusterWideMap(name).compose(AsyncMap::entries)
+        .map(entries -> node.records().verifyAll(name, entries)); // a record not signed with the token is no evidence
   }
 
   private <T> Future<T> whenServing(Supplier<Future<T>> work) {

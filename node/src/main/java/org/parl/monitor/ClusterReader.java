@@ -67,7 +67,7 @@ final class ClusterReader {
         .compose(m -> m.entries())
         .map(raw -> {
           Map<String, JsonObject> out = new HashMap<>();
-          raw.forEach((k, v) -> {
+          node.records().verifyAll(name, raw).forEach((k, v) -> {
             try {
               out.put(k, new JsonObject(v));
             } catch (DecodeException | ClassCastException e) {

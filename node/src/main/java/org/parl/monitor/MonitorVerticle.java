@@ -39,6 +39,8 @@ public final class MonitorVerticle extends VerticleBase {
   private final int port;
   private final boolean anyPortIfTaken;
   private final ClusterToken token;
+  /** This start's login codes: links printed by an earlier start are refused. */
+  private final LoginCodes codes;
   private final ClusterKeys keys;
   private final Supplier<Masters> masters;
   private volatile String url;
@@ -64,6 +66,7 @@ public final class MonitorVerticle extends VerticleBase {
     this.anyPortIfTaken = anyPortIfTaken;
     this.token = token;
     this.keys = keys;
+    this.codes = new LoginCodes(token, this::url);
   }
 
   /** The monitor's URL once started: {@code https://HOST:PORT}. */
@@ -73,7 +76,7 @@ public final class MonitorVerticle extends VerticleBase {
 
   /** A fresh one-time login link, good for {@link LoginCodes#LIFETIME}. */
   public String loginLink() {
-    return LoginCodes.link(url, token);
+    return codes.link();
   }
 
   /** The SHA-256 fingerprint of the certificate the monitor presents, as browsers show it. */
@@ -91,7 +94,7 @@ public final class MonitorVerticle extends VerticleBase {
     node.onMemberRemoved(left -> context.runOnContext(v -> poll()));
     return TokenPage.load(vertx)
         .map(page -> MonitorRoutes.create(vertx,
-            new MonitorAuth(token, new LoginCodes(token, this::url), new Sessions(), page), api, events))
+            new MonitorAuth(token, codes, new Sessions(), page), api, events))
         .compose(this::listen)
         .onSuccess(s -> {
           server = s;

@@ -15,6 +15,8 @@ enum Verdict {
   FORGED_CODE("this login link was not made for this monitor with this cluster's token"),
   EXPIRED_CODE("this login link has expired"),
   USED_CODE("this login link was already used"),
+  STALE_CODE("this login link was made before the monitor last restarted: use the link it printed when it started, "
+      + "or enter the token"),
   TOO_MANY_CODES("too many login links were used recently: enter the token instead");
 
   private final String reason;

@@ -125,14 +125,14 @@ public final class MasterNode implements AutoCloseable {
           s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId()));
       if (joined == null) {
         Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
-            .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())), "publishing the cluster's address");
+            .compose(m -> m.put(Addresses.CLUSTER_KEY, clusterRecord(node, info.get()))), "publishing the cluster's address");
       }
       ActiveRole role = new ActiveRole(node.memberId(), directory, () -> new JobCenterVerticle(node, s.type(),
           s.maxGpusPerActor(), limits.maxWaitingPerClient(), directory::current), demoted);
       Nodes.deploy(vertx, role);
       if (joined != null) { // a standby that takes over describes the cluster from then on (the map entry may be lost)
         role.active().onSuccess(v -> vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
-            .compose(m -> m.put(Addresses.CLUSTER_KEY, info.get().toJson().encode())));
+            .compose(m -> m.put(Addresses.CLUSTER_KEY, clusterRecord(node, info.get()))));
       }
       Masters view = Nodes.await(directory.announce(new MasterRecord(node.memberId(), info.get().address(), monitor.url())),
           "announcing this master");
@@ -152,6 +152,11 @@ public final class MasterNode implements AutoCloseable {
   /** {@link #start(Spec, ClusterToken, Consumer)} for a master that is never displaced (the demo's). */
   public static MasterNode start(Spec s, ClusterToken token) {
     return start(s, token, why -> { });
+  }
+
+  /** The cluster's description as stored in the cluster map, signed: workers act on its {@code encryptData}. */
+  private static String clusterRecord(ClusterNode node, ClusterInfo info) {
+    return node.records().sign(Addresses.CLUSTER_MAP, Addresses.CLUSTER_KEY, info.toJson().encode());
   }
 
   private static void await(Future<Void> step, String what) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.parl.security.PrivatePaths;
 
 /**
  * A folder of small JSON files, each about one running process of this host (a master's cluster,
@@ -26,7 +27,7 @@ public final class ProcessRecords {
   /** Writes {@code record} (plus the process's pid and start time) atomically to {@code file}. */
   public static Path write(Path file, ProcessHandle process, JsonObject record) {
     try {
-      Files.createDirectories(file.getParent());
+      PrivatePaths.createDirectories(file.getParent());
       JsonObject o = record.copy()
           .put("pid", process.pid())
           .put("startedAt", startedAt(process));

@@ -32,6 +32,7 @@ import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
 import org.bouncycastle.math.ec.ECPoint;
 import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 import org.parl.security.ClusterToken;
+import org.parl.security.SignedRecords;
 
 /**
  * The TLS identity of a cluster, derived from its token alone, so that users copy one file to a
@@ -48,8 +49,11 @@ public final class ClusterKeys {
   private final byte[] keyStore;
   private final byte[] trustStore;
   private final String password;
+  private final SignedRecords records;
 
-  private ClusterKeys(X509Certificate certificate, byte[] keyStore, byte[] trustStore, String password) {
+  private ClusterKeys(X509Certificate certificate, byte[] keyStore, byte[] trustStore, String password,
+      SignedRecords records) {
+    this.records = records;
     this.certificate = certificate;
     this.keyStore = keyStore;
     this.trustStore = trustStore;
@@ -87,7 +91,8 @@ public final class ClusterKeys {
       KeyStore ts = KeyStore.getInstance("PKCS12");
       ts.load(null, null);
       ts.setCertificateEntry("parl", certificate);
-      return new ClusterKeys(certificate, store(ks, password), store(ts, password), password);
+      return new ClusterKeys(certificate, store(ks, password), store(ts, password), password,
+          new SignedRecords(token.derive("parl map records v1")));
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot derive the cluster's TLS keys: " + e.getMessage(), e);
     }
@@ -107,6 +112,11 @@ public final class ClusterKeys {
   /** Trusts the cluster's certificate and nothing else. */
   public PfxOptions trust() {
     return new PfxOptions().setValue(Buffer.buffer(trustStore)).setPassword(password);
+  }
+
+  /** Signs and checks the records of the cluster maps, under a key derived from the token. */
+  public SignedRecords records() {
+    return records;
   }
 
   public X509Certificate certificate() {

@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
@@ -21,15 +20,16 @@ import java.util.Optional;
 import org.parl.ParlException;
 import org.parl.job.JobMain;
 import org.parl.limits.LimitSettings;
+import org.parl.security.PrivatePaths;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.Frames;
 
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags),
  * leader of a session of its own, refusing attach, with a scrubbed environment
- * ({@link JobEnvironment}) and the exact GPU environment set before it starts, a heap limit when the actor has a memory
- * limit, its own working directory, its output appended to its log file, and its secrets on its
- * standard input.
+ * ({@link JobEnvironment}) and the exact GPU environment set before it starts, a heap limit when
+ * the actor has a memory limit, its own working directory, its output carried into its log by the
+ * worker ({@link JobOutput}, capped on every write), and its secrets on its standard input.
  *
  * <p>Starting a process blocks briefly (fork/exec): call it off the event loop.
  */
@@ -66,6 +66,8 @@ final class JobLauncher {
   private JobArchive archive;
   /** The host's shipped-code cache cap that job processes enforce (SPEC §8); set once the limits are read. */
   private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
+  /** The cap of each job log, enforced on every write by the process's {@link JobOutput}. */
+  private volatile long logMaxBytes = LimitSettings.DEFAULTS.logMaxBytes();
 
   JobLauncher(String host, Path blobs) {
     this(host, blobs, options(System.getenv(OPTIONS_ENV)));
@@ -144,6 +146,10 @@ final class JobLauncher {
     codeCacheMaxBytes = max;
   }
 
+  void logMaxBytes(long max) {
+    logMaxBytes = max;
+  }
+
   /** Makes the class-data archive of job processes if the host has none yet (blocking). */
   void prepareArchive() {
     archive().prepare(javaBinary, jobClassPath(), blobs);
@@ -164,10 +170,16 @@ final class JobLauncher {
    * then closes: they are never on its command line nor in its environment.
    */
   Process start(JobProcess job, int controlPort) throws IOException {
-    Files.createDirectories(job.workDir);
-    Files.createDirectories(job.log.getParent());
+    PrivatePaths.createDirectories(job.workDir);
+    PrivatePaths.createFileIfAbsent(job.log); // 0600 before the process appends to it
     String secrets = secrets(job);
     Process p = command(job, controlPort).start();
+    try {
+      job.output = JobOutput.start(p.getInputStream(), job.log, logMaxBytes, job.slot);
+    } catch (IOException e) {
+      p.destroyForcibly();
+      throw new IOException("could not open the log " + job.log + " of a new job process: " + e.getMessage(), e);
+    }
     try (OutputStream in = p.getOutputStream()) {
       in.write(secrets.getBytes(StandardCharsets.US_ASCII));
     } catch (IOException e) {
@@ -235,7 +247,7 @@ final class JobLauncher {
     ProcessBuilder pb = new ProcessBuilder(cmd)
         .directory(job.workDir.toFile())
         .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(job.log.toFile()))
+        .redirectOutput(ProcessBuilder.Redirect.PIPE) // into its log through the worker, capped (JobOutput)
         .redirectInput(ProcessBuilder.Redirect.PIPE);
     JobEnvironment.apply(pb.environment(), passedEnv, job.gpus);
     return pb;

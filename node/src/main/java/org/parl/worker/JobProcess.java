@@ -47,6 +47,8 @@ final class JobProcess {
    * that job's end (and so its resources) is reported only once the check passed or the process is gone.
    */
   JobProcess pendingEnd;
+  /** Carries the process's output into the log of the job it serves; shared by its successors. */
+  JobOutput output;
   State state = State.STARTING;
   NetSocket control;
   /** What the worker writes on {@link #control}, bounded: a process that does not read is disconnected. */
@@ -99,6 +101,7 @@ final class JobProcess {
     this.encryptData = previous.encryptData;
     this.process = previous.process;
     this.tree = previous.tree;
+    this.output = previous.output;
     this.control = previous.control;
     this.controlOut = previous.controlOut;
     this.state = State.RECYCLING;

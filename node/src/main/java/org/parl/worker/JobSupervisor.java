@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.limits.LimitSettings;
+import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobReuse;
 import org.slf4j.Logger;
@@ -63,13 +64,16 @@ final class JobSupervisor {
   private long seq;
   private boolean stopping;
   private boolean encryptData;
+  private final SignedRecords records;
 
   /**
    * @param onJobEnded called with a process that hosted a job and whether it ended abnormally
    * @param onWarmEnded called when a warm process ended without a job
+   * @param records checks the cluster's description before the data ports follow its {@code encryptData}
    */
   JobSupervisor(Vertx vertx, Context context, WorkerSettings settings, BiConsumer<JobProcess, Boolean> onJobEnded,
-      Runnable onWarmEnded) {
+      Runnable onWarmEnded, SignedRecords records) {
+    this.records = records;
     this.vertx = vertx;
     this.context = context;
     this.settings = settings;
@@ -96,6 +100,7 @@ final class JobSupervisor {
       return null;
     });
     new Heartbeats(table, this::kill).start(vertx);
+    new CodeCacheSweep(settings.codeCache()).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
     // the limits are known before the first job starts: a warm process takes its code-cache cap at its start
     return vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
@@ -109,7 +114,8 @@ final class JobSupervisor {
   /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
   private void applyLimits(LimitSettings limits) {
     launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
-    new LogJanitor(settings.workDir().resolve("logs"), limits.logMaxBytes(), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
+    launcher.logMaxBytes(limits.logMaxBytes());
+    new LogJanitor(settings.workDir().resolve("logs"), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
         limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet()));
   }
 
@@ -121,7 +127,8 @@ final class JobSupervisor {
   private Future<Void> readEncryptData() {
     return vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
         .compose(m -> m.get(Addresses.CLUSTER_KEY))
-        .map(json -> {
+        .map(stored -> {
+          String json = records.verify(Addresses.CLUSTER_MAP, Addresses.CLUSTER_KEY, stored).orElse(null);
           encryptData = json != null && new JsonObject(json).getBoolean(ClusterInfo.ENCRYPT_DATA, false);
           log.info("job data ports {}", encryptData ? "use TLS (--encrypt-data)" : "authenticate each client without TLS");
           return (Void) null;
@@ -192,8 +199,8 @@ final class JobSupervisor {
   void assign(JobProcess p) {
     p.state = JobProcess.State.ASSIGNED;
     JsonObject assign = new JsonObject().put("op", "assign").put("jobId", p.jobId).put("clientId", p.clientId);
-    if (p.reused) {
-      assign.put("log", p.log.toString()); // its own log, while its first actor's stays readable by that job's id
+    if (p.reused && p.output != null) {
+      p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
     }
     ControlServer.send(p, assign);
     log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId, p.clientId, p.pid(), p.slot,

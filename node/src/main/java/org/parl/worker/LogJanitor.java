@@ -3,11 +3,8 @@ package org.parl.worker;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -17,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the job logs of a worker bounded on disk (SPEC §8). A live job's log that passes the cap
- * is rotated by copy-truncate: its last quarter is kept as {@code <log>.1} and the log starts over
- * (the job, which appends, keeps running). Logs of jobs that ended are removed after a while, and
- * only so many are kept. The work runs off the event loop, every {@link #PERIOD_MS}.
+ * Keeps the job logs of a worker bounded on disk: logs of jobs that ended (and their rotated
+ * {@code .1} parts) are removed after a while, and only so many are kept. A live log's size is
+ * capped on every write by its {@link CappedLog}, not here. The work runs off the event loop,
+ * every {@link #PERIOD_MS}.
  */
 final class LogJanitor {
 
@@ -28,18 +25,15 @@ final class LogJanitor {
   static final long PERIOD_MS = 5_000;
 
   private final Path dir;
-  private final long maxBytes;
   private final long keepMs;
   private final int keepEnded;
 
   /**
-   * @param maxBytes size past which a live job's log is rotated
    * @param keepMs how long the log of an ended job is kept
    * @param keepEnded how many ended jobs' logs are kept at most
    */
-  LogJanitor(Path dir, long maxBytes, long keepMs, int keepEnded) {
+  LogJanitor(Path dir, long keepMs, int keepEnded) {
     this.dir = dir;
-    this.maxBytes = maxBytes;
     this.keepMs = keepMs;
     this.keepEnded = keepEnded;
   }
@@ -55,15 +49,10 @@ final class LogJanitor {
     });
   }
 
-  /** One pass: rotates live logs past the cap, removes ended ones past their time or count. */
+  /** One pass: removes the logs of ended jobs past their time or count. */
   void sweep(Set<Path> live, long now) throws IOException {
     if (!Files.isDirectory(dir)) {
       return;
-    }
-    for (Path p : live) {
-      if (Files.isRegularFile(p) && Files.size(p) > maxBytes) {
-        rotate(p);
-      }
     }
     List<Path> ended;
     try (Stream<Path> files = Files.list(dir)) {
@@ -78,22 +67,6 @@ final class LogJanitor {
         Files.deleteIfExists(rotated(p));
       }
     }
-  }
-
-  /** Keeps the log's last quarter in {@code <log>.1} and truncates the log, which its job goes on appending to. */
-  private void rotate(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long size = ch.size();
-      ByteBuffer tail = ByteBuffer.allocate((int) Math.min(Math.min(size, maxBytes / 4), 16L << 20));
-      ch.read(tail, size - tail.capacity());
-      tail.flip();
-      try (FileChannel old = FileChannel.open(rotated(p), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
-        old.write(tail);
-      }
-      ch.truncate(0);
-    }
-    log.info("rotated job log {}: it passed {} bytes; its last part is in {}.1", p.getFileName(), maxBytes, p.getFileName());
   }
 
   /** Where the last part of a rotated log is kept. */

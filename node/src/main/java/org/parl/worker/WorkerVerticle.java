@@ -182,7 +182,7 @@ public final class WorkerVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm);
+    jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm, node.records());
     fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
       if (m.body() instanceof MastersChanged e) {
@@ -199,7 +199,7 @@ public final class WorkerVerticle extends VerticleBase {
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), requests::handle).completion())
         .compose(v -> register())
         .onSuccess(v -> {
-          stats = new MapPublisher(vertx, Addresses.STATS_MAP);
+          stats = new MapPublisher(vertx, Addresses.STATS_MAP, node.records());
           vertx.setPeriodic(0, STATS_MS, t -> publishStats());
           topUpWarm();
         });

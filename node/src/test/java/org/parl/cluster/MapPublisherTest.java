@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.parl.security.SignedRecords;
 
 /** How {@link MapPublisher} batches its writes: one batch in flight, the latest record of each key. */
 class MapPublisherTest {
@@ -28,25 +29,38 @@ class MapPublisherTest {
     }
   }
 
+  private static final SignedRecords SIGNER = new SignedRecords(new byte[32]);
+
+  private static String v(String value) {
+    return "{\"v\":\"" + value + "\"}";
+  }
+
+  /** The records of a batch as they were before signing; each must carry its signature for map m and its key. */
+  private static Map<String, String> bodies(Map<String, String> puts) {
+    Map<String, String> out = new java.util.HashMap<>();
+    puts.forEach((k, stored) -> out.put(k, SIGNER.verify("m", k, stored).orElseThrow(() -> new AssertionError("unsigned: " + stored))));
+    return out;
+  }
+
   @Test
   void changesMadeWhileABatchIsInFlightGoTogetherWithTheLatestRecordOfEachKey() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w);
+    MapPublisher p = new MapPublisher("m", w, SIGNER);
     AtomicInteger built = new AtomicInteger();
-    p.put("a", () -> "a1");
+    p.put("a", () -> v("a1"));
     for (int i = 2; i <= 5; i++) {
       String v = "b" + i;
       p.put("b", () -> {
         built.incrementAndGet();
-        return v;
+        return v(v);
       });
     }
-    p.put("a", () -> "a2");
+    p.put("a", () -> v("a2"));
     assertEquals(1, w.batches.size(), "one batch in flight at a time");
-    assertEquals(Map.of("a", "a1"), w.batches.get(0).puts());
+    assertEquals(Map.of("a", v("a1")), bodies(w.batches.get(0).puts()));
     w.batches.get(0).done().complete();
     assertEquals(2, w.batches.size());
-    assertEquals(Map.of("a", "a2", "b", "b5"), w.batches.get(1).puts());
+    assertEquals(Map.of("a", v("a2"), "b", v("b5")), bodies(w.batches.get(1).puts()));
     assertEquals(1, built.get(), "only the latest record of b was built");
     w.batches.get(1).done().complete();
     assertEquals(2, w.batches.size(), "nothing left to write");
@@ -55,24 +69,24 @@ class MapPublisherTest {
   @Test
   void aRecordRemovedBeforeItWasWrittenIsNeverWrittenAndAWrittenOneIsRemovedAfterItsPut() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w);
-    p.put("keep", () -> "k");
-    p.put("short", () -> "s");
+    MapPublisher p = new MapPublisher("m", w, SIGNER);
+    p.put("keep", () -> v("k"));
+    p.put("short", () -> v("s"));
     p.remove("short");
     p.remove("keep");
     w.batches.get(0).done().complete();
     assertEquals(2, w.batches.size());
-    assertEquals(Map.of(), w.batches.get(1).puts());
+    assertEquals(Map.of(), bodies(w.batches.get(1).puts()));
     assertEquals(List.of("keep"), w.batches.get(1).removals());
   }
 
   @Test
   void aFailedBatchIsLoggedAndTheNextOneStillGoes() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w);
-    p.put("a", () -> "1");
-    p.put("a", () -> "2");
+    MapPublisher p = new MapPublisher("m", w, SIGNER);
+    p.put("a", () -> v("1"));
+    p.put("a", () -> v("2"));
     w.batches.get(0).done().fail("the map is gone");
-    assertEquals(Map.of("a", "2"), w.batches.get(1).puts());
+    assertEquals(Map.of("a", v("2")), bodies(w.batches.get(1).puts()));
   }
 }

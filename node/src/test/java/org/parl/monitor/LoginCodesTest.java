@@ -9,22 +9,19 @@ import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.parl.security.ClusterToken;
 
-/** One-time login codes: good once, refused when expired, reused, forged or malformed. */
+/** One-time login codes: good once, on one start of one monitor; refused when expired, reused, stale, forged or malformed. */
 class LoginCodesTest {
 
   private static final ClusterToken TOKEN = ClusterToken.of("a".repeat(64), "test");
   private static final ClusterToken OTHER = ClusterToken.of("b".repeat(64), "test");
   private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
   private static final String URL = "https://127.0.0.1:8110";
+  private static final String START = "AAAAAAAAAAAAAAAA";
 
-  private final LoginCodes codes = new LoginCodes(TOKEN, () -> URL);
+  private final LoginCodes codes = new LoginCodes(TOKEN, () -> URL, START);
 
-  private static String fresh() {
-    return mint(TOKEN, NOW.plus(LoginCodes.LIFETIME));
-  }
-
-  private static String mint(ClusterToken token, Instant expiry) {
-    return LoginCodes.mint(token, URL, expiry);
+  private String fresh() {
+    return codes.mint(NOW.plus(LoginCodes.LIFETIME));
   }
 
   @Test
@@ -32,25 +29,44 @@ class LoginCodesTest {
     String code = fresh();
     assertEquals(Verdict.ACCEPTED, codes.redeem(code, NOW));
     assertEquals(Verdict.USED_CODE, codes.redeem(code, NOW.plusSeconds(1)));
-    assertEquals(Verdict.ACCEPTED, codes.redeem(mint(TOKEN, NOW.plusSeconds(60)), NOW), "another code is fine");
+    assertEquals(Verdict.ACCEPTED, codes.redeem(codes.mint(NOW.plusSeconds(60)), NOW), "another code is fine");
+  }
+
+  @Test
+  void afterARestartNoEarlierLinkWorksUsedOrNot() {
+    String used = fresh();
+    String unused = codes.mint(NOW.plusSeconds(60));
+    assertEquals(Verdict.ACCEPTED, codes.redeem(used, NOW));
+    LoginCodes restarted = new LoginCodes(TOKEN, () -> URL); // same token, same URL, a new start
+    assertEquals(Verdict.STALE_CODE, restarted.redeem(used, NOW.plusSeconds(1)), "a used code is not replayed");
+    assertEquals(Verdict.STALE_CODE, restarted.redeem(unused, NOW.plusSeconds(1)));
+    assertEquals("this login link was made before the monitor last restarted: use the link it printed when it started, "
+        + "or enter the token", Verdict.STALE_CODE.reason());
+    String link = restarted.link();
+    assertEquals(Verdict.ACCEPTED, restarted.redeem(link.substring(link.indexOf("code=") + 5), Instant.now()),
+        "the new start's own link works");
+    assertEquals(Verdict.STALE_CODE, codes.redeem(link.substring(link.indexOf("code=") + 5), Instant.now()));
   }
 
   @Test
   void expiredCodesAreRefused() {
     String code = fresh();
     assertEquals(Verdict.EXPIRED_CODE, codes.redeem(code, NOW.plus(LoginCodes.LIFETIME)));
-    assertEquals(Verdict.EXPIRED_CODE, codes.redeem(mint(TOKEN, NOW.minusSeconds(1)), NOW));
+    assertEquals(Verdict.EXPIRED_CODE, codes.redeem(codes.mint(NOW.minusSeconds(1)), NOW));
   }
 
   @Test
   void codesMadeWithAnotherTokenOrForAnotherMonitorAreForged() {
-    assertEquals(Verdict.FORGED_CODE, codes.redeem(mint(OTHER, NOW.plusSeconds(60)), NOW));
-    String forAnother = LoginCodes.mint(TOKEN, "https://127.0.0.1:8111", NOW.plusSeconds(60));
+    assertEquals(Verdict.FORGED_CODE, codes.redeem(new LoginCodes(OTHER, () -> URL, START).mint(NOW.plusSeconds(60)), NOW));
+    LoginCodes another = new LoginCodes(TOKEN, () -> "https://127.0.0.1:8111", START);
+    String forAnother = another.mint(NOW.plusSeconds(60));
     assertEquals(Verdict.FORGED_CODE, codes.redeem(forAnother, NOW), "a code is good on the monitor it was made for only");
-    assertEquals(Verdict.ACCEPTED, new LoginCodes(TOKEN, () -> "https://127.0.0.1:8111").redeem(forAnother, NOW));
+    assertEquals(Verdict.ACCEPTED, another.redeem(forAnother, NOW));
     String good = fresh();
     String otherExpiry = (Long.parseLong(good.substring(0, good.indexOf('.'))) + 1) + good.substring(good.indexOf('.'));
     assertEquals(Verdict.FORGED_CODE, codes.redeem(otherExpiry, NOW), "the expiry is signed");
+    String otherStart = good.replace("." + START + ".", ".BBBBBBBBBBBBBBBB.");
+    assertEquals(Verdict.FORGED_CODE, codes.redeem(otherStart, NOW), "the start id is signed");
     assertEquals(0, codes.remembered());
   }
 
@@ -58,16 +74,18 @@ class LoginCodesTest {
   void malformedCodesAreRefused() {
     String good = fresh();
     String expiry = good.substring(0, good.indexOf('.'));
-    String mac = good.substring(good.indexOf('.') + 1);
+    String mac = good.substring(good.lastIndexOf('.') + 1);
+    String es = expiry + "." + START;
     char last = mac.charAt(mac.length() - 1);
     String otherSpelling = mac.substring(0, mac.length() - 1) + (char) (last ^ 1); // same bytes, non-canonical bits
-    String[] bad = {null, "", "abc", expiry, expiry + ".", "." + mac, "0" + good, "-1." + mac, expiry + "." + mac + "=",
-        expiry + "." + mac + "AAAA", expiry + "." + mac.substring(4), expiry + ".!!!", expiry + "." + otherSpelling,
-        "1234567890123." + mac, good + "x".repeat(200), expiry + " ." + mac};
+    String[] bad = {null, "", "abc", expiry, es, es + ".", "." + START + "." + mac, "0" + good, "-1." + START + "." + mac,
+        es + "." + mac + "=", es + "." + mac + "AAAA", es + "." + mac.substring(4), es + ".!!!", es + "." + otherSpelling,
+        "1234567890123." + START + "." + mac, good + "x".repeat(200), expiry + " ." + START + "." + mac,
+        expiry + "." + mac, expiry + ".AAAA." + mac};
     for (String code : bad) {
       assertEquals(Verdict.MALFORMED_CODE, codes.redeem(code, NOW), "code " + code);
     }
-    assertEquals(Verdict.MALFORMED_CODE, codes.redeem(mint(TOKEN, NOW.plus(Duration.ofDays(30))), NOW),
+    assertEquals(Verdict.MALFORMED_CODE, codes.redeem(codes.mint(NOW.plus(Duration.ofDays(30))), NOW),
         "a code good for longer than a day was not minted by parl");
     assertEquals(Verdict.ACCEPTED, codes.redeem(good, NOW), "none of these used the good code up");
   }
@@ -75,7 +93,7 @@ class LoginCodesTest {
   @Test
   void theMemoryOfUsedCodesIsBounded() {
     for (int i = 0; i < LoginCodes.MAX_REMEMBERED; i++) {
-      assertEquals(Verdict.ACCEPTED, codes.redeem(mint(TOKEN, NOW.plusSeconds(100 + i)), NOW));
+      assertEquals(Verdict.ACCEPTED, codes.redeem(codes.mint(NOW.plusSeconds(100 + i)), NOW));
     }
     assertEquals(Verdict.TOO_MANY_CODES, codes.redeem(fresh(), NOW));
     assertEquals(Verdict.ACCEPTED, codes.redeem(fresh(), NOW.plusSeconds(200)), "room again once some expired");
@@ -84,11 +102,11 @@ class LoginCodesTest {
 
   @Test
   void aLinkCarriesAFreshCode() {
-    String link = LoginCodes.link(URL, TOKEN);
+    String link = codes.link();
     assertTrue(link.startsWith("https://127.0.0.1:8110/login?code="), link);
     String code = link.substring(link.indexOf("code=") + 5);
-    assertTrue(code.matches("[0-9]+\\.[A-Za-z0-9_-]{43}"), code);
+    assertTrue(code.matches("[0-9]+\\." + START + "\\.[A-Za-z0-9_-]{43}"), code);
     assertEquals(Verdict.ACCEPTED, codes.redeem(code, Instant.now()));
-    assertTrue(Base64.getUrlDecoder().decode(code.substring(code.indexOf('.') + 1)).length == 32);
+    assertTrue(Base64.getUrlDecoder().decode(code.substring(code.lastIndexOf('.') + 1)).length == 32);
   }
 }

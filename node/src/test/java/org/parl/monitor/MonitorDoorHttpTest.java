@@ -50,13 +50,15 @@ class MonitorDoorHttpTest {
   private HttpServer server;
   private HttpClient client;
   private String url;
+  private LoginCodes codes;
 
   @BeforeEach
   void start(Vertx vertx) {
     this.vertx = vertx;
     TokenPage page = within(TokenPage.load(vertx));
     Router router = Router.router(vertx);
-    MonitorRoutes.door(router, new MonitorAuth(TOKEN, new LoginCodes(TOKEN, () -> url), new Sessions(), page));
+    codes = new LoginCodes(TOKEN, () -> url);
+    MonitorRoutes.door(router, new MonitorAuth(TOKEN, codes, new Sessions(), page));
     router.get("/api/cluster").handler(ctx -> HttpReplies.json(ctx, new JsonObject().put("workers", List.of())));
     router.get("/metrics").handler(ctx -> ctx.response().end("parl_workers 0\n"));
     router.get("/").handler(ctx -> ctx.response().end("workers page"));
@@ -130,7 +132,7 @@ class MonitorDoorHttpTest {
 
   @Test
   void aLoginCodeSetsASecureCookieOnce() {
-    String link = LoginCodes.link(url, TOKEN);
+    String link = codes.link();
     String path = link.substring(url.length());
     Reply login = get(path, Map.of());
     assertEquals(303, login.status());

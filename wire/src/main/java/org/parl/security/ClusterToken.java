@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -37,8 +36,15 @@ public final class ClusterToken {
   public static final String TOKEN_ENV = "PARL_TOKEN";
   public static final String TOKEN_FILE_ENV = "PARL_TOKEN_FILE";
   public static final String HOME_ENV = "PARL_HOME";
-  /** Like PARL's {@code XPARL_AUTH_TOKEN}: shorter secrets are refused. */
-  static final int MIN_LENGTH = 32;
+  /** The least entropy a token may encode: 256 bits. */
+  static final int MIN_BITS = 256;
+  /** 256 bits as hex digits (4 bits each). */
+  static final int MIN_HEX_DIGITS = MIN_BITS / 4;
+  /** 256 bits as base64 or base64url characters (6 bits each), padding not counted: 43. */
+  static final int MIN_BASE64_CHARS = (MIN_BITS + 5) / 6;
+  /** How to make a token, said whenever one is refused. */
+  static final String HOW_TO_MAKE = "make a new one with: openssl rand -hex 32 (or remove the file and let "
+      + "bin/parl master create it)";
   private static final int MAX_LENGTH = 4096;
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -88,7 +94,8 @@ public final class ClusterToken {
 
   /**
    * What the master uses: the token found as {@link #find} does, or a new one (256 random bits)
-   * written to {@code $PARL_HOME/token} with mode 0600 when there is none anywhere.
+   * written to {@code $PARL_HOME/token} when there is none anywhere: the file is 0600 from its first
+   * byte, in a {@code PARL_HOME} created 0700 ({@link PrivatePaths}).
    *
    * @param say told one sentence when a new token file is created
    */
@@ -102,10 +109,8 @@ public final class ClusterToken {
     if (nothingGiven && !Files.exists(home, LinkOption.NOFOLLOW_LINKS)) {
       String value = HexFormat.of().formatHex(nonce(32));
       try {
-        Files.createDirectories(home.getParent());
-        Files.writeString(home, value + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.WRITE);
-        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rw-------"));
+        PrivatePaths.createDirectories(home.getParent());
+        PrivatePaths.writeNew(home, (value + "\n").getBytes(StandardCharsets.UTF_8));
       } catch (java.nio.file.FileAlreadyExistsException e) {
         return find(explicitFile, env); // another master made it at the same moment: use theirs
       } catch (IOException e) {
@@ -164,13 +169,51 @@ public final class ClusterToken {
     }
   }
 
-  /** A token given as a value (tests, {@code PARL_TOKEN}). */
+  /**
+   * A token given as a value (tests, {@code PARL_TOKEN}). It must encode at least 256 bits: either
+   * 64 or more hex digits ({@code 0-9a-fA-F}, 4 bits each), or 43 or more base64 / base64url
+   * characters ({@code A-Za-z0-9+/} or {@code A-Za-z0-9-_}, 6 bits each, trailing {@code =}
+   * padding not counted). A value made only of hex digits counts as hex. Anything else (shorter,
+   * spaces, other characters, over 4096 characters) is refused with a message that says how to
+   * make a new token.
+   */
   public static ClusterToken of(String value, String source) {
-    if (value.length() < MIN_LENGTH || value.length() > MAX_LENGTH || value.chars().anyMatch(Character::isWhitespace)) {
-      throw new AuthenticationException("the cluster token from " + source + " must be " + MIN_LENGTH + " to "
-          + MAX_LENGTH + " characters without spaces (the master makes one of 64 hex digits)");
+    String why = weakness(value);
+    if (why != null) {
+      throw new AuthenticationException("the cluster token from " + source + " is refused: " + why
+          + "; a token must hold at least " + MIN_BITS + " bits, as " + MIN_HEX_DIGITS + "+ hex digits or "
+          + MIN_BASE64_CHARS + "+ base64url characters; " + HOW_TO_MAKE);
     }
     return new ClusterToken(value, source);
+  }
+
+  /** Why {@code value} is not a usable token, or null when it is. */
+  static String weakness(String value) {
+    if (value.length() > MAX_LENGTH) {
+      return "it is longer than " + MAX_LENGTH + " characters";
+    }
+    if (value.chars().anyMatch(Character::isWhitespace)) {
+      return "it contains spaces";
+    }
+    if (value.chars().allMatch(ClusterToken::isHexDigit)) {
+      return value.length() >= MIN_HEX_DIGITS ? null
+          : "it has " + value.length() + " hex digits (" + 4 * value.length() + " bits)";
+    }
+    String body = value.replaceFirst("=+$", "");
+    if (!body.chars().allMatch(ClusterToken::isBase64Char)) {
+      return "it has characters that are neither hex digits nor base64url";
+    }
+    return body.length() >= MIN_BASE64_CHARS ? null
+        : "it has " + body.length() + " base64url characters (" + 6 * body.length() + " bits)";
+  }
+
+  private static boolean isHexDigit(int c) {
+    return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+  }
+
+  private static boolean isBase64Char(int c) {
+    return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == '+'
+        || c == '/';
   }
 
   /** A secret derived from the token for one purpose ({@code label}): HMAC-SHA256(token, label). */

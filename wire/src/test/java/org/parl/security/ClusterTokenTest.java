@@ -72,12 +72,39 @@ class ClusterTokenTest {
   }
 
   @Test
+  void tokensBelow256BitsAreRefusedWithHowToMakeOne() {
+    // what counts: 64+ hex digits, or 43+ base64 / base64url characters (padding not counted)
+    ClusterToken.of("0123456789abcdef".repeat(4), "hex");
+    ClusterToken.of("AbC-_".repeat(8) + "xyz", "base64url");
+    ClusterToken.of("Ab+/9".repeat(8) + "xyz=", "base64 with padding");
+    String[][] refused = {
+        {"0123456789abcdef".repeat(4).substring(1), "it has 63 hex digits (252 bits)"},
+        {"AbC-_".repeat(8) + "xy", "it has 42 base64url characters (252 bits)"},
+        {"AbC-_".repeat(8) + "xy==", "it has 42 base64url characters (252 bits)"},
+        {"correct horse battery staple, long enough for 32", "it contains spaces"},
+        {"p@ssw0rd!".repeat(6), "neither hex digits nor base64url"},
+        {"a".repeat(5000), "longer than 4096 characters"},
+    };
+    for (String[] r : refused) {
+      AuthenticationException e = assertThrows(AuthenticationException.class, () -> ClusterToken.of(r[0], "PARL_TOKEN"));
+      assertTrue(e.getMessage().startsWith("the cluster token from PARL_TOKEN is refused: " + r[1])
+          || e.getMessage().contains(r[1]), e.getMessage());
+      assertTrue(e.getMessage().contains("at least 256 bits, as 64+ hex digits or 43+ base64url characters"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("openssl rand -hex 32"), e.getMessage());
+      assertFalse(e.getMessage().contains(r[0]), "the refused value is never shown");
+    }
+  }
+
+  @Test
   void masterCreatesAPrivateTokenOnceAndSaysSo() throws Exception {
     Map<String, String> env = Map.of("PARL_HOME", dir.resolve("fresh").toString());
     List<String> said = new ArrayList<>();
     ClusterToken first = ClusterToken.findOrCreate(null, env, said::add);
     Path token = dir.resolve("fresh/token");
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(token)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(token.getParent())),
+        "PARL_HOME is created private");
     assertEquals(64, Files.readString(token).strip().length());
     assertEquals(1, said.size());
     assertTrue(said.get(0).contains(token.toString()), said.get(0));

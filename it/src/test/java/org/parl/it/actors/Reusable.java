@@ -10,6 +10,9 @@ public interface Reusable {
 
   String env(String name);
 
+  /** Prints a line on its standard output (its job's log). */
+  void print(String line);
+
   /** Writes a file in the working directory. */
   void write(String name, String text);
 

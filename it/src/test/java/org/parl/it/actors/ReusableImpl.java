@@ -30,6 +30,11 @@ public class ReusableImpl implements Reusable {
   }
 
   @Override
+  public void print(String line) {
+    System.out.println(line);
+  }
+
+  @Override
   public void write(String name, String text) {
     try {
       Files.writeString(Path.of(name), text);

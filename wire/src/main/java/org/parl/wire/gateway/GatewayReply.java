@@ -2,6 +2,7 @@ package org.parl.wire.gateway;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.Checks;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.Required;
@@ -51,17 +52,41 @@ public sealed interface GatewayReply {
     }
   }
 
+  /** Size of a client's resume ticket: 256 random bits. */
+  int TICKET_BYTES = 32;
+
+  /** Checks a resume ticket's form: {@value #TICKET_BYTES} bytes as lowercase hex digits. */
+  static String ticket(String field, String value) {
+    if (value.length() != 2 * TICKET_BYTES
+        || !value.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+      throw new BadMessageException("field '" + field + "' must be " + TICKET_BYTES + " bytes as " + 2 * TICKET_BYTES
+          + " lowercase hex digits");
+    }
+    return value;
+  }
+
   /**
    * The answer to {@link GatewayRequest.ClientHello}.
    *
    * @param runtime the jars every job process already has, so that the client does not ship them
+   * @param resumeTicket a new client's secret for resuming its session at another master (see
+   *     {@link GatewayRequest.ClientHello}); null for a resumed session, which keeps its ticket
    */
-  record Welcome(@Required long id, ClusterDescription cluster, String clientId, List<RuntimeJar> runtime)
-      implements Answer {
+  record Welcome(@Required long id, ClusterDescription cluster, String clientId, List<RuntimeJar> runtime,
+      String resumeTicket) implements Answer {
     public Welcome {
       Checks.present("cluster", cluster);
       Checks.name("clientId", clientId);
       runtime = Checks.list("runtime", runtime, MAX_JARS);
+      if (resumeTicket != null) {
+        ticket("resumeTicket", resumeTicket);
+      }
+    }
+
+    @Override
+    public String toString() { // the ticket is a secret: never in a log line
+      return "Welcome[id=" + id + ", cluster=" + cluster + ", clientId=" + clientId + ", runtime=" + runtime.size()
+          + " jar(s)]";
     }
 
     @Override

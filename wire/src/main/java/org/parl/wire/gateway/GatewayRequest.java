@@ -49,12 +49,15 @@ public sealed interface GatewayRequest {
    * connection broke (its master died or stopped, SPEC §10) connects to another master with
    * {@code resumeClientId} and the jobs it holds: it keeps its id, and its jobs stay its own; the
    * gateway tells it with {@link GatewayReply.JobEnded} about any of them the cluster lost meanwhile.
+   * Only the client that opened the session can resume it: it proves so with the secret
+   * {@code resumeTicket} of its first {@link GatewayReply.Welcome}.
    *
    * @param resumeClientId the id the client had, or null for a new client
    * @param resumeJobs the jobs it holds (empty for a new client)
+   * @param resumeTicket the ticket of the session resumed ({@value GatewayReply#TICKET_BYTES} bytes in hex), or null
    */
   record ClientHello(@Required long id, String program, String hostname, Long pid, String resumeClientId,
-      List<String> resumeJobs) implements Hello {
+      List<String> resumeJobs, String resumeTicket) implements Hello {
     public ClientHello {
       Checks.range("id", id, 0, Long.MAX_VALUE);
       program = Checks.name("program", program, "?");
@@ -70,11 +73,23 @@ public sealed interface GatewayRequest {
       if (resumeClientId == null && !resumeJobs.isEmpty()) {
         throw new BadMessageException("field 'resumeJobs' needs 'resumeClientId'");
       }
+      if (resumeTicket != null) {
+        GatewayReply.ticket("resumeTicket", resumeTicket);
+        if (resumeClientId == null) {
+          throw new BadMessageException("field 'resumeTicket' needs 'resumeClientId'");
+        }
+      }
     }
 
     /** A new client's hello. */
     public ClientHello(long id, String program, String hostname, Long pid) {
-      this(id, program, hostname, pid, null, List.of());
+      this(id, program, hostname, pid, null, List.of(), null);
+    }
+
+    @Override
+    public String toString() { // the ticket is a secret: never in a log line
+      return "ClientHello[id=" + id + ", program=" + program + ", hostname=" + hostname + ", pid=" + pid
+          + ", resumeClientId=" + resumeClientId + ", resumeJobs=" + resumeJobs.size() + "]";
     }
   }
 

@@ -26,7 +26,7 @@ class GatewayCodecTest {
 
   private static final List<GatewayRequest> REQUESTS = List.of(
       new GatewayRequest.ClientHello(1, "my.Main", "host", 1234L),
-      new GatewayRequest.ClientHello(2, "my.Main", "host", 1234L, "c-12345678", List.of("job-3", "job-4")),
+      new GatewayRequest.ClientHello(2, "my.Main", "host", 1234L, "c-12345678", List.of("job-3", "job-4"), "ab".repeat(32)),
       new GatewayRequest.MasterHello(3),
       new GatewayRequest.WorkerHello(2),
       new GatewayRequest.MonitorHello(3),
@@ -37,7 +37,7 @@ class GatewayCodecTest {
       new GatewayRequest.Authenticate(8, "ab".repeat(32), "0f".repeat(32)));
 
   private static final List<GatewayReply> REPLIES = List.of(
-      new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc"))),
+      new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc")), "cd".repeat(32)),
       new GatewayReply.Joining(2, CLUSTER),
       new GatewayReply.Status(4, CLUSTER, List.of(WORKER), 1, 0, 1,
           List.of(new MasterState("m-1", "10.0.0.1:8010", "https://10.0.0.1:8110", true))),
@@ -105,6 +105,10 @@ class GatewayCodecTest {
         new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"maxMemoryMb\":-1}", "field 'maxMemoryMb'", "9"},
         new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
         new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
+        new String[] {"{\"type\":\"ClientHello\",\"id\":12,\"resumeClientId\":\"c-1\",\"resumeTicket\":\"guess\"}",
+            "field 'resumeTicket' must be 32 bytes as 64 lowercase hex digits", "12"},
+        new String[] {"{\"type\":\"ClientHello\",\"id\":13,\"resumeTicket\":\"" + N + "\"}",
+            "field 'resumeTicket' needs 'resumeClientId'", "13"},
         new String[] {"{\"type\":\"Welcome\",\"id\":1}",
             "unknown message type \"Welcome\"; known types are [Authenticate, ClientHello, Create,", "1"},
         new String[] {"{\"type\":\"Authenticate\",\"id\":1,\"nonce\":\"ab\",\"proof\":\"" + Z + "\"}",
