@@ -136,12 +136,11 @@ class JobLauncherTest {
   }
 
   @Test
-  void itRunsInItsOwnDirectoryAndAppendsAllOutputToItsLog() {
+  void itRunsInItsOwnDirectoryAndAllItsOutputGoesThroughTheWorker() {
     JobProcess job = job(List.of(), 0, false);
     ProcessBuilder pb = command(job, List.of());
     assertEquals(job.workDir.toFile(), pb.directory());
-    assertEquals(ProcessBuilder.Redirect.Type.APPEND, pb.redirectOutput().type());
-    assertEquals(job.log.toFile(), pb.redirectOutput().file());
+    assertEquals(ProcessBuilder.Redirect.PIPE, pb.redirectOutput(), "the worker writes it to the job's log, capped (JobOutput)");
     assertTrue(pb.redirectErrorStream(), "stderr goes to the same log");
     assertEquals(ProcessBuilder.Redirect.PIPE, pb.redirectInput(), "its secrets arrive on standard input");
   }
