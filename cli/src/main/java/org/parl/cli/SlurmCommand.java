@@ -184,6 +184,9 @@ public final class SlurmCommand implements Callable<Integer> {
         return;
       }
       stopped = true;
+      // first: the nodes and the command hold the token in memory, and Slurm's SIGKILL (KillWait after
+      // its SIGTERM) may end this process before the steps below are done
+      token.close();
       Process p = program;
       if (p != null && p.isAlive()) {
         log.info("stopping the command (pid {})", p.pid());
@@ -195,7 +198,6 @@ public final class SlurmCommand implements Callable<Integer> {
       if (master != null) {
         master.close();
       }
-      token.close();
     }
 
     /** SIGTERM, then SIGKILL to what is left of the tree after {@value #COMMAND_STOP_S} s. */

@@ -40,8 +40,12 @@ public final class AllocationToken implements AutoCloseable {
    * @throws NodeFailure when the folder or the file cannot be made
    */
   public static AllocationToken create(String jobId) {
+    return create(ParlHome.root(), jobId);
+  }
+
+  static AllocationToken create(Path parlHome, String jobId) {
     String value = HexFormat.of().formatHex(ClusterToken.nonce(32));
-    Path parent = ParlHome.root().resolve("slurm");
+    Path parent = parlHome.resolve("slurm");
     Path dir = parent.resolve("job-" + jobId.replaceAll("[^0-9A-Za-z_.-]", "_") + "-"
         + HexFormat.of().formatHex(ClusterToken.nonce(4)));
     Path file = dir.resolve("token");
