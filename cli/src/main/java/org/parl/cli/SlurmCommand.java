@@ -187,6 +187,7 @@ public final class SlurmCommand implements Callable<Integer> {
       // first: the nodes and the command hold the token in memory, and Slurm's SIGKILL (KillWait after
       // its SIGTERM) may end this process before the steps below are done
       token.close();
+      log.info("stopping: the allocation's token {} is deleted", token.file());
       Process p = program;
       if (p != null && p.isAlive()) {
         log.info("stopping the command (pid {})", p.pid());
@@ -197,6 +198,7 @@ public final class SlurmCommand implements Callable<Integer> {
       }
       if (master != null) {
         master.close();
+        log.info("stopped: the master");
       }
     }
 

@@ -88,6 +88,7 @@ public final class WorkerStep {
     }
     stepId().ifPresentOrElse(this::signalStep, () -> log.info("the workers' step is not listed by squeue; ending srun"));
     if (awaitExit(GRACEFUL)) {
+      log.info("stopped: the workers' step (srun exit {})", srun.exitValue());
       return;
     }
     log.warn("the workers did not stop within {} s; ending their step", GRACEFUL.toSeconds());
@@ -135,6 +136,7 @@ public final class WorkerStep {
   }
 
   private void signalStep(String step) {
+    log.info("stopping the workers: SIGTERM to step {}", step);
     try {
       TimedCommand.Outcome out = TimedCommand.run(List.of("scancel", "--signal=TERM", step), SlurmNodes.DEADLINE);
       if (out.exitCode() != 0) {

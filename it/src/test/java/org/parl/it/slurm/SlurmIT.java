@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ class SlurmIT {
   void aJobRunsItsProgramOnAClusterOfItsNodesWithExactlyItsGpus() throws Exception {
     ParlProcess job = submit("run", "4");
     int status = job.awaitExit(JOB);
-    String out = Files.readString(dir.resolve("run.out"));
+    String out = jobOutput("run");
     assertEquals(7, status, "sbatch --wait passes on the job's status, which is the program's; job output:\n" + out);
     Map<String, Set<String>> seen = actors(out);
     assertEquals(Map.of("n1", Set.of("0", "1"), "n2", Set.of("1", "2")), seen,
@@ -114,7 +115,7 @@ class SlurmIT {
     assertEquals(Map.of("n1", Set.of("0", "1"), "n2", Set.of("1", "2")), actors(ready), ready);
     slurm.run("scancel", id);
     int status = job.awaitExit(JOB);
-    String out = Files.readString(output);
+    String out = jobOutput("cancelled");
     assertTrue(status != 0, "a cancelled job fails; job output:\n" + out);
     assertNothingLeft(pids(out), out);
   }
@@ -133,11 +134,20 @@ class SlurmIT {
         "#SBATCH --gres=gpu:2",
         "#SBATCH --time=5",
         "#SBATCH --output=" + dir.resolve(name + ".out"),
-        root.resolve("bin/parl") + " slurm -- " + java + " -cp " + classpath(root) + " " + SlurmClient.class.getName()
+        "exec " + root.resolve("bin/parl") + " slurm -- " + java + " -cp " + classpath(root) + " " + SlurmClient.class.getName()
             + " " + String.join(" ", args),
         ""));
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
     return slurm.start(jobEnv, name, List.of("sbatch", "--wait", "--parsable", script.toString()));
+  }
+
+  /** The job's output, also kept in target/it-logs. */
+  private String jobOutput(String name) throws IOException {
+    Path logs = Files.createDirectories(Path.of("target", "it-logs"));
+    Files.copy(dir.resolve(name + ".out"), logs.resolve("slurm-job-" + name + ".out"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(dir.resolve(name + ".sbatch"), logs.resolve("slurm-job-" + name + ".sbatch"),
+        StandardCopyOption.REPLACE_EXISTING);
+    return Files.readString(dir.resolve(name + ".out"));
   }
 
   private static String classpath(Path root) throws IOException {
@@ -189,7 +199,7 @@ class SlurmIT {
     }
     Path tokens = dir.resolve("home/slurm");
     try (Stream<Path> left = Files.exists(tokens) ? Files.list(tokens) : Stream.empty()) {
-      assertEquals(List.of(), left.toList(), "the allocation's token folder is deleted");
+      assertEquals(List.of(), left.toList(), "the allocation's token folder is deleted; job output:\n" + out);
     }
   }
 
