@@ -140,7 +140,8 @@ public final class WorkerStep {
     try {
       TimedCommand.Outcome out = TimedCommand.run(List.of("scancel", "--signal=TERM", step), SlurmNodes.DEADLINE);
       if (out.exitCode() != 0) {
-        log.warn("scancel --signal=TERM {} failed (exit {}): {}", step, out.exitCode(), out.output().strip());
+        // the job may be ending already (scancel, time limit): its steps are then being ended by Slurm
+        log.info("scancel --signal=TERM {} answered (exit {}): {}", step, out.exitCode(), out.output().strip());
       }
     } catch (IOException | TimeoutException e) {
       log.warn("cannot signal the workers' step {}: {}", step, e.getMessage());
