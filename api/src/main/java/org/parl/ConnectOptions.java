@@ -12,7 +12,16 @@ public class ConnectOptions {
   /** System property that, set to {@code false}, makes {@link #isSharedMemory()} false by default. */
   public static final String SHARED_MEMORY_PROPERTY = "parl.sharedMemory";
 
-  private String address = "127.0.0.1:8010";
+  /**
+   * Environment variable naming the cluster a program runs against ({@code HOST:PORT}, or several
+   * masters comma-separated): set by {@code bin/parl slurm} for the command it runs; the default
+   * address of new options when set.
+   */
+  public static final String ADDRESS_ENV = "PARL_ADDRESS";
+  /** The address when {@value #ADDRESS_ENV} is not set: a master on this host at its default port. */
+  public static final String DEFAULT_ADDRESS = "127.0.0.1:8010";
+
+  private String address = defaultAddress();
   private List<String> distributedFiles = new ArrayList<>();
   private Duration resourceWaitTimeout = Duration.ofSeconds(300);
   private Duration connectTimeout = Duration.ofSeconds(10);
@@ -21,7 +30,13 @@ public class ConnectOptions {
   private Duration callTimeout;
   private boolean sharedMemory = !"false".equals(System.getProperty(SHARED_MEMORY_PROPERTY));
 
+  /** Options for the cluster at {@code $PARL_ADDRESS}, else at {@value #DEFAULT_ADDRESS}. */
   public ConnectOptions() {}
+
+  private static String defaultAddress() {
+    String env = System.getenv(ADDRESS_ENV);
+    return env != null && !env.isBlank() ? env.strip() : DEFAULT_ADDRESS;
+  }
 
   public ConnectOptions(String address) {
     setAddress(address);

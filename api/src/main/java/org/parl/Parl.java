@@ -23,6 +23,15 @@ public final class Parl {
 
   private Parl() {}
 
+  /**
+   * Connects to the cluster named by the environment, as a program run by {@code bin/parl slurm} finds
+   * its cluster: the address in {@code PARL_ADDRESS} (else {@code 127.0.0.1:8010}) and the token the
+   * usual way ({@code PARL_TOKEN}, {@code PARL_TOKEN_FILE}, then {@code $PARL_HOME/token}).
+   */
+  public static ParlClient connect() {
+    return connect(new ConnectOptions());
+  }
+
   /** Connects to the master at {@code HOST:PORT}, with a Vert.x instance of the client's own. */
   public static ParlClient connect(String address) {
     return connector().connect(null, new ConnectOptions(address)).await();

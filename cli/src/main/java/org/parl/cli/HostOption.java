@@ -27,6 +27,11 @@ public final class HostOption {
       description = "Address other nodes reach this one at; it binds only there (default: ${DEFAULT-VALUE}).")
   String host;
 
+  /** Whether {@code --host} was given on the command line (rather than its default). */
+  public boolean given() {
+    return spec.commandLine().getParseResult().hasMatchedOption("--host");
+  }
+
   /** The validated address: a concrete address of one of this host's interfaces. */
   public String get() {
     if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {

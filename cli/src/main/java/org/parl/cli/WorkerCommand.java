@@ -11,6 +11,9 @@ import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
 import org.parl.node.Nodes;
 import org.parl.security.ClusterToken;
+import org.parl.slurm.SlurmEnvironment;
+import org.parl.slurm.SlurmLends;
+import org.parl.slurm.SlurmNodes;
 import org.parl.tls.ClusterKeys;
 import org.parl.worker.Fencing;
 import org.parl.worker.WorkerSettings;
@@ -45,6 +48,12 @@ public final class WorkerCommand implements Callable<Integer> {
         description = "GPU ids to lend on a GPU cluster (default: all detected).")
     List<Integer> gpus;
   }
+
+  @Option(names = "--slurm", description = "Lend what Slurm bound to this node's step, never the whole node: on a CPU "
+      + "cluster its CPUs (SLURM_CPUS_ON_NODE), on a GPU cluster its GPUs (SLURM_STEP_GPUS, checked against nvidia-smi); "
+      + "--host defaults to the node's address in Slurm. Start one per node with 'srun --overlap --ntasks-per-node=1'; "
+      + "the worker leaves when its step or the allocation ends.")
+  boolean slurm;
 
   @Option(names = "--fence-after", paramLabel = "SECONDS", defaultValue = "10",
       description = "How long the worker keeps its jobs after losing a master it cannot reach (a partition, a frozen "
@@ -83,14 +92,27 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--fence-after must be at least 1 second, not " + fenceAfter);
     }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
-    String bindHost = host.reachableFrom(master);
+    SlurmEnvironment slurmEnv = null;
+    if (slurm) {
+      if (lends.cpus != null || gpus != null) {
+        throw new ParameterException(spec.commandLine(), "--slurm lends what Slurm bound to this node: drop --cpus and --gpus");
+      }
+      if (detach.detach) {
+        throw new ParameterException(spec.commandLine(), "--slurm does not go with --detach: the worker lives in its "
+            + "Slurm step, which ends it with the allocation");
+      }
+      slurmEnv = SlurmEnvironment.current().requireAllocation("parl worker --slurm");
+    }
+    String bindHost = slurmEnv != null && !host.given() ? SlurmNodes.of(slurmEnv.nodeName()).get(0).address()
+        : host.reachableFrom(master);
     // before detaching, so that a missing or refused token is reported here
     ClusterToken token = tokenOption.find();
     if (detach.detach) {
       return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
     }
     ClusterInfo info = BlockingGateway.joinAsWorker(master, token);
-    WorkerSettings settings = LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
+    WorkerSettings settings = slurmEnv != null ? SlurmLends.resolve(info.type(), slurmEnv, gpuOptions.inventory(), bindHost)
+        : LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));

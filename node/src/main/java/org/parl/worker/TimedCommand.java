@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
  * thread of its own, so a command that never writes or never exits cannot block the caller, and
  * one that overruns is killed with every process it started. Blocking: call it off the event loop.
  */
-final class TimedCommand {
+public final class TimedCommand {
 
   /** Output kept at most; a command that writes more is cut off there. */
   static final int MAX_OUTPUT = 1 << 20;
@@ -23,7 +23,7 @@ final class TimedCommand {
   private static final long DRAIN_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
   /** What the command printed (stdout and stderr together) and its exit status. */
-  record Outcome(int exitCode, String output) {}
+  public record Outcome(int exitCode, String output) {}
 
   private TimedCommand() {}
 
@@ -31,7 +31,7 @@ final class TimedCommand {
    * @throws IOException when the command cannot be started or its output cannot be read
    * @throws TimeoutException when it overran the deadline: it has been killed
    */
-  static Outcome run(List<String> command, Duration deadline) throws IOException, TimeoutException, InterruptedException {
+  public static Outcome run(List<String> command, Duration deadline) throws IOException, TimeoutException, InterruptedException {
     long end = System.nanoTime() + deadline.toNanos();
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     try {

@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * This host's name, for display. Read from the environment or the kernel, never looked up: a
- * name lookup could send traffic off the host, and nodes only ever talk to the addresses given.
+ * This host's name, for display. Read from the kernel (else from {@code HOSTNAME} in the environment),
+ * never looked up: a name lookup could send traffic off the host, and nodes only ever talk to the
+ * addresses given. The kernel comes first because the environment travels: {@code srun} hands the
+ * batch node's {@code HOSTNAME} to the tasks of every node.
  */
 public final class Hostnames {
 
@@ -19,10 +21,6 @@ public final class Hostnames {
   }
 
   private static String find() {
-    String env = System.getenv("HOSTNAME");
-    if (env != null && !env.isBlank()) {
-      return env.strip();
-    }
     for (String file : new String[] {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
       try {
         String name = Files.readString(Path.of(file)).strip();
@@ -33,6 +31,7 @@ public final class Hostnames {
         // not Linux, or no such file: try the next
       }
     }
-    return "localhost";
+    String env = System.getenv("HOSTNAME");
+    return env != null && !env.isBlank() ? env.strip() : "localhost";
   }
 }
