@@ -13,6 +13,8 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import org.parl.tls.CertificateFiles;
@@ -43,19 +45,20 @@ final class CertificateWatch implements AutoCloseable {
   private long settle = -1;
 
   /**
+   * @param context where the server runs, and this watch's timers and callbacks
    * @param current the certificate the server presents now
    * @param install gives the server a new certificate; true once it presents it
    */
-  CertificateWatch(Vertx vertx, CertificateFiles files, NodeCertificate current,
+  CertificateWatch(Context context, CertificateFiles files, NodeCertificate current,
       Function<NodeCertificate, Future<Boolean>> install) throws IOException {
-    this.vertx = vertx;
-    this.context = vertx.getOrCreateContext();
+    this.vertx = context.owner();
+    this.context = context;
     this.files = files;
     this.current = current;
     this.install = install;
-    this.names = Set.of(files.certificate().getFileName(), files.key().getFileName());
+    this.names = new HashSet<>(List.of(files.certificate().getFileName(), files.key().getFileName()));
     this.watcher = FileSystems.getDefault().newWatchService();
-    for (Path dir : Set.of(parent(files.certificate()), parent(files.key()))) {
+    for (Path dir : new HashSet<>(List.of(parent(files.certificate()), parent(files.key())))) {
       dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
           StandardWatchEventKinds.ENTRY_DELETE);
     }
@@ -98,22 +101,22 @@ final class CertificateWatch implements AutoCloseable {
     settle = vertx.setTimer(SETTLE_MS, t -> reload());
   }
 
-  private void reload() {
-    vertx.executeBlocking(() -> files.read(Instant.now()), false)
-        .onFailure(e -> log.warn("the monitor keeps its certificate: {}", e.getMessage()))
-        .onSuccess(read -> {
-          if (read.chain().equals(current.chain()) && read.key().equals(current.key())) {
-            return;
-          }
-          install.apply(read)
-              .onSuccess(done -> {
-                current = read;
-                log.info("monitor certificate reloaded from {} (SHA-256 {})", files.certificate(),
-                    Fingerprints.show(read.fingerprint()));
-              })
-              .onFailure(e -> log.warn("the monitor keeps its certificate: the new one from {} was refused ({})",
-                  files.certificate(), e.getMessage()));
-        });
+  /**
+   * Reads the files again and hands them to the server if they changed: true once it presents
+   * them, false when they had not changed; failed (and the server keeps what it has) when they do
+   * not check out ({@link CertificateFiles#read}) or the server refused them. Call on the context.
+   */
+  Future<Boolean> reload() {
+    return vertx.executeBlocking(() -> files.read(Instant.now()), false)
+        .compose(read -> read.chain().equals(current.chain()) && read.key().equals(current.key())
+            ? Future.succeededFuture(false)
+            : install.apply(read).map(done -> {
+              current = read;
+              log.info("monitor certificate reloaded from {} (SHA-256 {})", files.certificate(),
+                  Fingerprints.show(read.fingerprint()));
+              return true;
+            }))
+        .onFailure(e -> log.warn("the monitor keeps its certificate: {}", e.getMessage()));
   }
 
   @Override

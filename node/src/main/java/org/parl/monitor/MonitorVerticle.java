@@ -126,7 +126,7 @@ public final class MonitorVerticle extends VerticleBase {
     if (certificate.files().isEmpty()) {
       return Future.succeededFuture(s);
     }
-    return vertx.executeBlocking(() -> new CertificateWatch(vertx, certificate.files().get(), certificate.first(),
+    return vertx.executeBlocking(() -> new CertificateWatch(context, certificate.files().get(), certificate.first(),
             next -> s.updateSSLOptions(options(next).getSslOptions())))
         .map(w -> {
           reloads = w;

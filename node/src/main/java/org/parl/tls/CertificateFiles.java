@@ -77,6 +77,9 @@ public record CertificateFiles(Path certificate, Path key) {
   }
 
   private List<X509Certificate> chain(String pem) throws BadCertificateException {
+    if (!pem.contains("-----BEGIN CERTIFICATE-----")) {
+      throw new BadCertificateException("the certificate file " + certificate + " holds no PEM certificate");
+    }
     List<X509Certificate> chain = new ArrayList<>();
     try {
       for (Certificate c : CertificateFactory.getInstance("X.509")
@@ -86,9 +89,6 @@ public record CertificateFiles(Path certificate, Path key) {
     } catch (CertificateException | ClassCastException e) {
       throw new BadCertificateException("the certificate file " + certificate + " holds no readable PEM certificate ("
           + e.getMessage() + ")");
-    }
-    if (chain.isEmpty()) {
-      throw new BadCertificateException("the certificate file " + certificate + " holds no PEM certificate");
     }
     return chain;
   }
@@ -109,7 +109,7 @@ public record CertificateFiles(Path certificate, Path key) {
         return converter.getPrivateKey(info);
       }
       if (read instanceof PEMKeyPair pair) {
-        return converter.getKeyPair(pair).getPrivate();
+        return converter.getPrivateKey(pair.getPrivateKeyInfo()); // the public half is optional in an EC key file
       }
     } catch (IOException e) {
       throw new BadCertificateException("the key file " + key + " holds a key this Java cannot use (" + e.getMessage() + ")");
