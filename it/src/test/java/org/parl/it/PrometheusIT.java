@@ -161,6 +161,13 @@ class PrometheusIT {
     Await.until("Prometheus has the waiting requests", SCRAPED,
         () -> query("parl_pending_requests"), r -> r.size() == 1
             && value(r.getJsonObject(0)) == view.getJsonObject("totals").getInteger("waiting"));
+    JsonObject totals = view.getJsonObject("totals");
+    assertEquals(1L, totals.getLong("jobsStarted"), "the one actor");
+    for (String counter : List.of("jobsStarted", "jobsLost")) {
+      String metric = counter.equals("jobsStarted") ? "parl_jobs_started_total" : "parl_jobs_lost_total";
+      Await.until("Prometheus has " + metric, SCRAPED, () -> query(metric),
+          r -> r.size() == 1 && value(r.getJsonObject(0)) == totals.getLong(counter));
+    }
     assertFalse(query("parl_gpu_utilization_percent").isEmpty(), "per-GPU series");
   }
 
@@ -184,7 +191,7 @@ class PrometheusIT {
         queries++;
       }
     }
-    assertEquals(19, queries, "every panel's queries ran");
+    assertEquals(21, queries, "every panel's queries ran");
   }
 
   private static long calls(JsonObject view) {
