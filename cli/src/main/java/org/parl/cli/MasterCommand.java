@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterType;
+import org.parl.monitor.MonitorCertificate;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
@@ -86,12 +87,16 @@ public final class MasterCommand implements Callable<Integer> {
 
   @Mixin LimitOptions limits;
 
+  @Mixin
+  MonitorTlsOptions monitorTls;
+
   @Override
   public Integer call() {
     String bindHost = host.get();
     HostPort join = validate();
     // before detaching, so that a new token file or a refused one is reported here
     ClusterToken token = standby ? tokenOption.find() : tokenOption.findOrCreate();
+    MonitorCertificate monitorCertificate = monitorTls.read();
     if (detach.detach) {
       return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
     }
@@ -102,6 +107,7 @@ public final class MasterCommand implements Callable<Integer> {
     MasterNode.Spec what = joined != null
         ? MasterNode.Spec.standby(bindHost, port, monitorPort, local, hazelcastConfig.file, joined)
         : new MasterNode.Spec(bindHost, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig.file, encryptData);
+    what = what.withMonitorCertificate(monitorCertificate);
     AtomicReference<Foreground> running = new AtomicReference<>();
     MasterNode master = MasterNode.start(what, token, why -> {
       System.err.println("parl: " + why);
@@ -114,8 +120,7 @@ public final class MasterCommand implements Callable<Integer> {
     running.set(foreground);
     System.out.println(master.readyLine());
     System.out.println("monitor: " + master.monitorLoginLink() + " (one-time login link)");
-    System.out.println("monitor certificate SHA-256: " + master.monitorFingerprint()
-        + " (self-signed: browsers warn; check that they show this fingerprint)");
+    System.out.println("monitor certificate: " + master.monitorCertificate());
     System.out.println("add a worker: bin/parl worker --address " + master.info.address());
     return foreground.await();
   }

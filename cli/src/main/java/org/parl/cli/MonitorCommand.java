@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.ha.MasterDirectory;
+import org.parl.monitor.MonitorCertificate;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
@@ -11,6 +12,7 @@ import org.parl.node.Nodes;
 import org.parl.node.Ports;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
+import org.parl.tls.ServedNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -46,6 +48,9 @@ public final class MonitorCommand implements Callable<Integer> {
   @Mixin
   TokenOption tokenOption;
 
+  @Mixin
+  MonitorTlsOptions monitorTls;
+
   @Override
   public Integer call() {
     HostPort master;
@@ -59,6 +64,7 @@ public final class MonitorCommand implements Callable<Integer> {
     }
     String bindHost = host.reachableFrom(master);
     ClusterToken token = tokenOption.find();
+    MonitorCertificate own = monitorTls.read();
     ClusterInfo info = BlockingGateway.joinAsMonitor(master, token);
     if (port != null) {
       Ports.claim(bindHost, port, "--port");
@@ -72,12 +78,13 @@ public final class MonitorCommand implements Callable<Integer> {
       System.err.println("parl: " + who + " left the cluster; the monitor stops");
       foreground.stop(1);
     });
-    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, keys, masters::current);
+    MonitorCertificate shown = own != null ? own : MonitorCertificate.issued(keys.authority().issue(ServedNames.of(bindHost)),
+        keys.authority());
+    MonitorVerticle monitor = new MonitorVerticle(node, bindHost, webPort, port == null, token, shown, masters::current);
     Nodes.deploy(node.vertx(), monitor);
     System.out.println("parl monitor ready: " + monitor.url() + " (" + info.type().label() + " cluster at " + master + ")");
     System.out.println("monitor: " + monitor.loginLink() + " (one-time login link)");
-    System.out.println("monitor certificate SHA-256: " + monitor.fingerprint()
-        + " (self-signed: browsers warn; check that they show this fingerprint)");
+    System.out.println("monitor certificate: " + monitor.certificate());
     return foreground.await();
   }
 }

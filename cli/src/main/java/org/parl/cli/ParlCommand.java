@@ -9,12 +9,12 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "A cluster of CPU and GPU workers that runs remote actors.",
     subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class,
-        SlurmCommand.class, DemoCommand.class, BenchCommand.class, ClasspathCommand.class})
+        SlurmCommand.class, CertCommand.class, DemoCommand.class, BenchCommand.class, ClasspathCommand.class})
 public final class ParlCommand implements Runnable {
 
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-        "name a command: master, worker, monitor, status, stop, slurm, demo, bench or classpath");
+        "name a command: master, worker, monitor, status, stop, slurm, cert, demo, bench or classpath");
   }
 }

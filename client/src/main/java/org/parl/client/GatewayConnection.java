@@ -9,6 +9,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -64,6 +65,7 @@ final class GatewayConnection {
   static NetClient netClient(Vertx vertx, long timeoutMs) {
     return vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true)
         .setSsl(true).setTrustAll(true).setHostnameVerificationAlgorithm("")
+        .setEnabledSecureTransportProtocols(Set.of("TLSv1.3")) // the gateway speaks nothing older
         .setSslHandshakeTimeout(timeoutMs).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS));
   }
 

@@ -3,29 +3,27 @@ package org.parl.monitor;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.cert.CertificateException;
+import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedTrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import org.parl.security.ClusterToken;
-import org.parl.tls.ClusterKeys;
+import org.parl.tls.ClusterAuthority;
 
 /**
  * A blocking HTTPS client for the monitor's API in cluster tests (plain {@code java.net.http}).
- * It trusts exactly the cluster's certificate, derived from the token as every node derives it
- * (the certificate names no host, so it checks the certificate itself instead of the host name),
- * and sends {@code Authorization: Bearer <token>} unless made {@link #anonymous()}.
+ * It trusts the cluster's CA alone, derived from the token as every node derives it, and checks
+ * the monitor's certificate and host name against it as curl or a browser does; it sends
+ * {@code Authorization: Bearer <token>} unless made {@link #anonymous()}.
  */
 public final class MonitorHttp {
 
@@ -50,7 +48,7 @@ public final class MonitorHttp {
    * @param token the cluster token: what the client trusts and, as a Bearer token, what it sends
    */
   public MonitorHttp(String base, String token) {
-    this(base, token, client(ClusterKeys.derive(ClusterToken.of(token, "test")).certificate()));
+    this(base, token, client(ClusterAuthority.derive(ClusterToken.of(token, "test")).certificate()));
   }
 
   private MonitorHttp(String base, String token, HttpClient http) {
@@ -118,64 +116,31 @@ public final class MonitorHttp {
     return b.build();
   }
 
-  private static HttpClient client(X509Certificate cluster) {
+  /**
+   * A client that trusts {@code authority} alone, checking certificates and host names as any HTTPS
+   * client does.
+   */
+  public static MonitorHttp trusting(String base, String token, X509Certificate authority) {
+    return new MonitorHttp(base, token, client(authority));
+  }
+
+  /** An HTTP client whose only trust anchor is {@code authority}. */
+  public static HttpClient client(X509Certificate authority) {
     try {
+      KeyStore anchors = KeyStore.getInstance("PKCS12");
+      anchors.load(null, null);
+      anchors.setCertificateEntry("ca", authority);
+      TrustManagerFactory trust = TrustManagerFactory.getInstance("PKIX");
+      trust.init(anchors);
       SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(null, new javax.net.ssl.TrustManager[] {new Pinned(cluster)}, null);
+      tls.init(null, trust.getTrustManagers(), null);
       return HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
           .connectTimeout(Duration.ofSeconds(30)) // a first TLS handshake in a cold, busy JVM can take seconds
           .sslContext(tls)
           .build();
-    } catch (GeneralSecurityException e) {
+    } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** Trusts one certificate, whatever host name it is reached by. */
-  private static final class Pinned extends X509ExtendedTrustManager {
-
-    private final X509Certificate expected;
-
-    Pinned(X509Certificate expected) {
-      this.expected = expected;
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-      if (chain == null || chain.length == 0 || !chain[0].equals(expected)) {
-        throw new CertificateException("the monitor does not present the cluster's certificate");
-      }
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-      checkServerTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-      checkServerTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-      throw new CertificateException("a client of the monitor only");
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-      checkClientTrusted(chain, authType);
-    }
-
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-      checkClientTrusted(chain, authType);
-    }
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
     }
   }
 }

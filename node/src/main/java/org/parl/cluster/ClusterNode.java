@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import org.parl.control.ControlCodec;
 import org.parl.security.SignedRecords;
 import org.parl.tls.ClusterKeys;
+import org.parl.tls.TlsPolicy;
 
 /**
  * A clustered Vert.x instance on Hazelcast: what a master, a worker or a monitor process runs.
@@ -61,7 +62,7 @@ public final class ClusterNode {
   }
 
   /**
-   * The event bus's TCP server and clients: TLS both ways with the cluster's one certificate, which
+   * The event bus's TCP server and clients: TLS 1.3 both ways with the cluster's one certificate, which
    * is also the only one trusted. EventBusOptions trusts every server by default ({@code trustAll}),
    * which would let a node send to a stranger's consumer: it is turned off. Vert.x 5 builds the bus's
    * client with the hostname verification algorithm {@code ""} itself (EventBusOptions does not
@@ -73,7 +74,8 @@ public final class ClusterNode {
         .setClientAuth(ClientAuth.REQUIRED)
         .setKeyCertOptions(keys.keyCert())
         .setTrustOptions(keys.trust())
-        .setTrustAll(false);
+        .setTrustAll(false)
+        .setEnabledSecureTransportProtocols(TlsPolicy.PARL_PROTOCOLS);
   }
 
   /** Signs and checks the records of the cluster maps ({@link SignedRecords}). */

@@ -69,13 +69,21 @@ public sealed interface ControlReply extends ControlMessage {
 
   /**
    * Requests waiting for resources, the oldest one's wait, and the most that one client has waiting
-   * (against {@code jobs.maxWaitingPerClient}).
+   * (against {@code jobs.maxWaitingPerClient}); and the jobs this JobCenter started, and those it
+   * saw lost (a job process or its worker died), since it became active.
    */
-  record QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient) implements ControlReply {
+  record QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient, long jobsStarted, long jobsLost)
+      implements ControlReply {
     public QueueFigures {
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
       Checks.range("mostWaitingOfOneClient", mostWaitingOfOneClient, 0, Integer.MAX_VALUE);
+      Checks.range("jobsStarted", jobsStarted, 0, Long.MAX_VALUE);
+      Checks.range("jobsLost", jobsLost, 0, Long.MAX_VALUE);
+    }
+
+    public QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient) {
+      this(waiting, longestWaitMs, mostWaitingOfOneClient, 0, 0);
     }
 
     public QueueFigures(int waiting, long longestWaitMs) {

@@ -39,7 +39,8 @@ import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
-import org.parl.tls.ClusterKeys;
+import org.parl.tls.NodeCertificate;
+import org.parl.tls.TlsPolicy;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.ErrorKind;
@@ -90,7 +91,7 @@ public final class GatewayVerticle extends VerticleBase {
   private final String host;
   private final int port;
   private final ClusterToken token;
-  private final ClusterKeys keys;
+  private final NodeCertificate served;
   private final ConnectionCaps caps;
   private final Map<String, GatewaySession> clients = new HashMap<>();
   private final Map<Class<?>, BiConsumer<GatewaySession, GatewayRequest>> handlers = new HashMap<>();
@@ -118,11 +119,11 @@ public final class GatewayVerticle extends VerticleBase {
    * @param masters this node's view of the cluster's masters (SPEC §10)
    * @param port the gateway's port; 0 binds a free one (see {@link #port()})
    * @param token the cluster's token, which every peer must prove that it holds
-   * @param keys the cluster's TLS identity, which the gateway presents
+   * @param served the certificate the gateway presents, issued by the cluster's CA; the token proofs are bound to it
    * @param limits the connection caps (SPEC §8)
    */
   public GatewayVerticle(Supplier<ClusterInfo> info, ClusterNode node, Supplier<Masters> masters, String host, int port,
-      ClusterToken token, ClusterKeys keys, LimitSettings limits) {
+      ClusterToken token, NodeCertificate served, LimitSettings limits) {
     this.caps = new ConnectionCaps(limits);
     this.info = info;
     this.node = node;
@@ -130,12 +131,12 @@ public final class GatewayVerticle extends VerticleBase {
     this.host = host;
     this.port = port;
     this.token = token;
-    this.keys = keys;
+    this.served = served;
   }
 
   @Override
   public Future<?> start() {
-    door = new GatewayDoor(vertx, token, keys.fingerprint());
+    door = new GatewayDoor(vertx, token, served.fingerprint());
     placer = new Placer(vertx, node.nodeId(), masters);
     clientsMap = new MapPublisher(vertx, Addresses.CLIENTS_MAP, node.records());
     tickets = new ResumeTickets(vertx);
@@ -172,7 +173,7 @@ public final class GatewayVerticle extends VerticleBase {
     Future<?> hashed = vertx.executeBlocking(GatewayVerticle::runtimeJars).onSuccess(h -> runtimeJars = h);
     Future<?> listening = vertx.createNetServer(new NetServerOptions()
             .setHost(host).setPort(port).setReadIdleTimeout(IDLE_TIMEOUT_S).setTcpNoDelay(true)
-            .setSsl(true).setKeyCertOptions(keys.keyCert())
+            .setSsl(true).setKeyCertOptions(served.keyCertOptions()).setEnabledSecureTransportProtocols(TlsPolicy.PARL_PROTOCOLS)
             .setSslHandshakeTimeout(GatewayAuth.DEADLINE_MS).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS))
         .connectHandler(this::accept)
         .exceptionHandler(e -> log.warn("gateway refused a connection at the TLS handshake: {}", tlsFailure(e)))

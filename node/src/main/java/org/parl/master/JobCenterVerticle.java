@@ -82,6 +82,10 @@ public final class JobCenterVerticle extends VerticleBase {
   private JobCenter<Promise<Granted>> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
+  /** Jobs granted since this JobCenter started (counted on its event loop). */
+  private long jobsStarted;
+  /** Jobs lost since this JobCenter started: their process or their worker died. */
+  private long jobsLost;
   private ClientSweep sweep;
   /** Hazelcast member UUID to the Vert.x node id its workers registered with. */
   private final Map<String, String> nodesByMember = new HashMap<>();
@@ -127,7 +131,8 @@ public final class JobCenterVerticle extends VerticleBase {
             new Claimed(center.claim(r.clientId(), r.jobIds()).stream().map(JobRecord::state).toList()))))
         .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
         .on(GetQueue.class, r -> whenServing(() -> Future.succeededFuture(
-            new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient()))));
+            new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient(),
+                jobsStarted, jobsLost))));
     vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
     vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
     Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);
@@ -308,6 +313,9 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private void release(JobRecord job, String cause, boolean lost) {
+    if (lost) {
+      jobsLost++;
+    }
     center.end(job.jobId());
     jobsMap.remove(job.jobId());
     publishWorker(job.workerId());
@@ -368,6 +376,7 @@ public final class JobCenterVerticle extends VerticleBase {
   /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */
   private void removed(JobCenter.Lost lost, String cause) {
     log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+    jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());
     for (JobRecord job : lost.jobs()) {
       jobsMap.remove(job.jobId());
@@ -389,6 +398,7 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Granted granted(JobRecord job) {
+    jobsStarted++;
     jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
     publishWorker(job.workerId());
     var worker = center.worker(job.workerId()).orElseThrow();

@@ -91,7 +91,8 @@ final class ClusterReader {
             log.info("the JobCenter answers the monitor again");
           }
           return new JsonObject().put("waiting", s.waiting()).put("longestWaitMs", s.longestWaitMs())
-              .put("mostWaitingOfOneClient", s.mostWaitingOfOneClient());
+              .put("mostWaitingOfOneClient", s.mostWaitingOfOneClient())
+              .put("jobsStarted", s.jobsStarted()).put("jobsLost", s.jobsLost());
         })
         .otherwise(e -> {
           if (!jobCenterDown) {

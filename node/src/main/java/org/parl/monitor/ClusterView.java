@@ -48,7 +48,9 @@ public final class ClusterView {
         .put("jobs", jobs.size())
         .put("waiting", queue == null ? 0 : queue.getInteger("waiting", 0))
         .put("longestWaitMs", queue == null ? 0 : queue.getLong("longestWaitMs", 0L))
-        .put("mostWaitingOfOneClient", queue == null ? 0 : queue.getInteger("mostWaitingOfOneClient", 0));
+        .put("mostWaitingOfOneClient", queue == null ? 0 : queue.getInteger("mostWaitingOfOneClient", 0))
+        .put("jobsStarted", queue == null ? null : queue.getLong("jobsStarted"))
+        .put("jobsLost", queue == null ? null : queue.getLong("jobsLost"));
     return new JsonObject()
         .put("clusterType", clusterType(s))
         .put("address", s.cluster().getString("address"))

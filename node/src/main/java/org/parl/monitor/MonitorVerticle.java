@@ -5,22 +5,22 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import java.util.HexFormat;
 import java.util.function.Supplier;
 import org.parl.cluster.ClusterNode;
 import org.parl.ha.Masters;
 import org.parl.limits.LimitSettings;
 import org.parl.security.ClusterToken;
-import org.parl.tls.ClusterKeys;
+import org.parl.tls.NodeCertificate;
+import org.parl.tls.TlsPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The web monitor (SPEC §6): pages from {@code webroot/}, the JSON API, {@code /metrics}, and
- * live updates by Server-Sent Events on {@code /api/events}, over HTTPS with the cluster's
- * certificate and only for holders of the cluster token ({@link MonitorAuth}). It reads what the
- * cluster publishes every {@value #POLL_MS} ms, and at once when a member leaves, and pushes the
- * view to open pages when it changed. Runs on any member: the master, or a stand-alone lite member.
+ * live updates by Server-Sent Events on {@code /api/events}, over HTTPS ({@link MonitorCertificate}:
+ * one the cluster's CA issued, or the operator's own) and only for holders of the cluster token
+ * ({@link MonitorAuth}). It reads what the cluster publishes every {@value #POLL_MS} ms, and at once
+ * when a member leaves, and pushes the view to open pages when it changed. Runs on any member: the master, or a stand-alone lite member.
  */
 public final class MonitorVerticle extends VerticleBase {
 
@@ -41,12 +41,13 @@ public final class MonitorVerticle extends VerticleBase {
   private final ClusterToken token;
   /** This start's login codes: links printed by an earlier start are refused. */
   private final LoginCodes codes;
-  private final ClusterKeys keys;
+  private final MonitorCertificate certificate;
   private final Supplier<Masters> masters;
   private volatile String url;
   private HttpServer server;
   private EventStream events;
   private ClusterWatch watch;
+  private CertificateWatch reloads;
 
   /**
    * @param host the address to bind and to put in links
@@ -54,19 +55,19 @@ public final class MonitorVerticle extends VerticleBase {
    * @param anyPortIfTaken whether a taken {@code port} (a default, not one the user chose) may be
    *     replaced by a free one
    * @param token what every request must prove it holds
-   * @param keys the cluster's TLS identity, derived from {@code token}, which the monitor presents
+   * @param certificate what the monitor presents
    * @param masters the cluster's masters as this node sees them
    */
   public MonitorVerticle(ClusterNode node, String host, int port, boolean anyPortIfTaken, ClusterToken token,
-      ClusterKeys keys, Supplier<Masters> masters) {
+      MonitorCertificate certificate, Supplier<Masters> masters) {
     this.masters = masters;
     this.node = node;
     this.host = host;
     this.port = port;
     this.anyPortIfTaken = anyPortIfTaken;
     this.token = token;
-    this.keys = keys;
     this.codes = new LoginCodes(token, this::url);
+    this.certificate = certificate;
   }
 
   /** The monitor's URL once started: {@code https://HOST:PORT}. */
@@ -79,9 +80,9 @@ public final class MonitorVerticle extends VerticleBase {
     return codes.link();
   }
 
-  /** The SHA-256 fingerprint of the certificate the monitor presents, as browsers show it. */
-  public String fingerprint() {
-    return HexFormat.ofDelimiter(":").withUpperCase().formatHex(keys.fingerprint());
+  /** Who issued the certificate the monitor presents, and its SHA-256 fingerprint. */
+  public String certificate() {
+    return certificate.describe();
   }
 
   @Override
@@ -96,22 +97,44 @@ public final class MonitorVerticle extends VerticleBase {
         .map(page -> MonitorRoutes.create(vertx,
             new MonitorAuth(token, codes, new Sessions(), page), api, events))
         .compose(this::listen)
+        .compose(this::watchCertificate)
         .onSuccess(s -> {
           server = s;
           url = "https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + s.actualPort();
           vertx.setPeriodic(POLL_MS, t -> poll());
           vertx.setPeriodic(HEARTBEAT_MS, t -> events.heartbeat());
-          log.info("monitor serving {} (certificate SHA-256 {})", url, fingerprint());
+          log.info("monitor serving {} (certificate {})", url, certificate());
         });
   }
 
+  /** HTTPS with {@code served}: TLS 1.2 or 1.3, AEAD suites only. */
+  static HttpServerOptions options(NodeCertificate served) {
+    HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(served.keyCertOptions())
+        .setEnabledSecureTransportProtocols(TlsPolicy.MONITOR_PROTOCOLS).setIdleTimeout(IDLE_S);
+    TlsPolicy.MONITOR_CIPHER_SUITES.forEach(options::addEnabledCipherSuite);
+    return options;
+  }
+
   private Future<HttpServer> listen(Router router) {
-    HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(keys.keyCert()).setIdleTimeout(IDLE_S);
+    HttpServerOptions options = options(certificate.first());
     return vertx.createHttpServer(options).requestHandler(router).listen(port, host)
         .recover(e -> anyPortIfTaken && port != 0
             ? vertx.createHttpServer(options).requestHandler(router).listen(0, host)
             : Future.failedFuture(new IllegalStateException("the monitor cannot listen on " + host + ":" + port
                 + " (" + e.getMessage() + "): choose another port", e)));
+  }
+
+  /** With the operator's files: reloads them into {@code s} when they change. */
+  private Future<HttpServer> watchCertificate(HttpServer s) {
+    if (certificate.files().isEmpty()) {
+      return Future.succeededFuture(s);
+    }
+    return vertx.executeBlocking(() -> new CertificateWatch(context, certificate.files().get(), certificate.first(),
+            next -> s.updateSSLOptions(options(next).getSslOptions())))
+        .map(w -> {
+          reloads = w;
+          return s;
+        });
   }
 
   /** Reads the cluster and pushes the view to the open pages if it changed. */
@@ -123,6 +146,9 @@ public final class MonitorVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
+    if (reloads != null) {
+      reloads.close();
+    }
     if (events != null) {
       events.closeAll();
     }

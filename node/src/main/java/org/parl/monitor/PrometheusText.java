@@ -128,6 +128,13 @@ public final class PrometheusText {
     sample("parl_pending_requests", List.of(), totals.getInteger("waiting"));
     gauge("parl_pending_longest_wait_seconds", "How long the oldest waiting actor request has waited.");
     sample("parl_pending_longest_wait_seconds", List.of(), totals.getLong("longestWaitMs") / 1000.0);
+    if (totals.getValue("jobsStarted") instanceof Number started && totals.getValue("jobsLost") instanceof Number lost) {
+      // absent while the JobCenter does not answer: a made-up 0 would read as a counter reset
+      counter("parl_jobs_started_total", "Jobs (remote actors) the active JobCenter started since it became active.");
+      sample("parl_jobs_started_total", List.of(), started.longValue());
+      counter("parl_jobs_lost_total", "Jobs the active JobCenter saw lost (their process or worker died) since it became active.");
+      sample("parl_jobs_lost_total", List.of(), lost.longValue());
+    }
 
     gauge("parl_worker_cpus", "CPUs a worker lends, by state (vacant or used).");
     for (JsonObject w : objects(workers)) {

@@ -18,6 +18,7 @@ import org.parl.AuthenticationException;
 import org.parl.cluster.ClusterInfo;
 import org.parl.net.HostPort;
 import org.parl.security.ClusterToken;
+import org.parl.tls.TlsPolicy;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.JsonLines;
@@ -68,6 +69,7 @@ public final class BlockingGateway {
       plain.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
       plain.setSoTimeout(READ_TIMEOUT_MS);
       try (SSLSocket s = (SSLSocket) TLS.getSocketFactory().createSocket(plain, master.host(), master.port(), true)) {
+        s.setEnabledProtocols(TlsPolicy.PARL_PROTOCOLS.toArray(String[]::new));
         s.startHandshake();
         InputStream in = new BufferedInputStream(s.getInputStream());
         OutputStream out = s.getOutputStream();

@@ -19,9 +19,12 @@ import org.parl.limits.LimitSettings;
 import org.parl.master.ActiveRole;
 import org.parl.master.GatewayVerticle;
 import org.parl.master.JobCenterVerticle;
+import org.parl.monitor.MonitorCertificate;
 import org.parl.monitor.MonitorVerticle;
 import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
+import org.parl.tls.NodeCertificate;
+import org.parl.tls.ServedNames;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.WorkerVerticle;
 
@@ -38,27 +41,36 @@ public final class MasterNode implements AutoCloseable {
    * @param encryptData whether job data ports speak TLS ({@code --encrypt-data})
    * @param standbyOf the cluster a standby joins (what another master's gateway said), or null to
    *     start a new cluster
+   * @param monitorCertificate the operator's certificate for the monitor ({@code --tls-cert}), or
+   *     null for one the cluster's CA issues
    */
   public record Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
-              int maxGpusPerActor, Path hazelcastConfig, boolean encryptData, ClusterInfo standbyOf) {
+              int maxGpusPerActor, Path hazelcastConfig, boolean encryptData, ClusterInfo standbyOf,
+              MonitorCertificate monitorCertificate) {
 
     /** The first master of a new cluster. */
     public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
         int maxGpusPerActor, Path hazelcastConfig, boolean encryptData) {
-      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, null);
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, null, null);
     }
 
     /** A master whose cluster does not encrypt the data path. */
     public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
         int maxGpusPerActor, Path hazelcastConfig) {
-      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false, null);
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false, null, null);
     }
 
     /** A standby joining the cluster described by {@code joined}: its type and settings are the cluster's. */
     public static Spec standby(String host, int port, Integer monitorPort, WorkerSettings local, Path hazelcastConfig,
         ClusterInfo joined) {
       return new Spec(host, port, monitorPort, joined.type(), local, joined.maxGpusPerActor(), hazelcastConfig,
-          joined.encryptData(), joined);
+          joined.encryptData(), joined, null);
+    }
+
+    /** The same, with the operator's certificate for the monitor (null: one the cluster's CA issues). */
+    public Spec withMonitorCertificate(MonitorCertificate certificate) {
+      return new Spec(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, standbyOf,
+          certificate);
     }
   }
 
@@ -116,10 +128,13 @@ public final class MasterNode implements AutoCloseable {
         throw new NodeFailure("the cluster joined through " + joined.address() + " has no active master any more: "
             + "start a master without --standby");
       }
-      gateway = new GatewayVerticle(info::get, node, directory::current, s.host(), s.port(), token, keys, limits);
+      NodeCertificate served = keys.authority().issue(ServedNames.of(s.host()));
+      gateway = new GatewayVerticle(info::get, node, directory::current, s.host(), s.port(), token, served, limits);
       Nodes.deploy(vertx, gateway);
       int webPort = s.monitorPort() != null ? s.monitorPort() : gateway.port() + 100;
-      monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, keys, directory::current);
+      MonitorCertificate shown = s.monitorCertificate() != null ? s.monitorCertificate()
+          : MonitorCertificate.issued(served, keys.authority());
+      monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, shown, directory::current);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
           s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId()));
@@ -178,9 +193,9 @@ public final class MasterNode implements AutoCloseable {
     return monitor.loginLink();
   }
 
-  /** The SHA-256 fingerprint of the certificate the monitor presents, for users to check. */
-  public String monitorFingerprint() {
-    return monitor.fingerprint();
+  /** Who issued the monitor's certificate, and its SHA-256 fingerprint, for users to check. */
+  public String monitorCertificate() {
+    return monitor.certificate();
   }
 
   /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */

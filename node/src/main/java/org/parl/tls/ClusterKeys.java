@@ -5,44 +5,31 @@ import io.vertx.core.net.PfxOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.KeyStore;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
-import java.security.PublicKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
-import java.security.spec.ECParameterSpec;
-import java.security.spec.ECPrivateKeySpec;
-import java.security.spec.ECPublicKeySpec;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
 import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.crypto.ec.CustomNamedCurves;
-import org.bouncycastle.crypto.params.ECDomainParameters;
-import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
-import org.bouncycastle.math.ec.ECPoint;
-import org.bouncycastle.math.ec.FixedPointCombMultiplier;
 import org.parl.security.ClusterToken;
 import org.parl.security.SignedRecords;
 
 /**
  * The TLS identity of a cluster, derived from its token alone, so that users copy one file to a
- * new host and never run keytool or openssl (SPEC §9). Every node derives the same P-256 key and the
- * same self-signed certificate, byte for byte (the signature is deterministic, RFC 6979), and trusts
- * exactly that certificate: a peer without the token can neither present it nor accept it.
+ * new host and never run keytool or openssl (SPEC §9). For the event bus, every node derives the
+ * same P-256 key and the same self-signed certificate, byte for byte (the signature is
+ * deterministic, RFC 6979), and trusts exactly that certificate: a peer without the token can
+ * neither present it nor accept it. For the servers users reach (the monitor, the gateway), the
+ * token also gives the cluster's certificate authority ({@link #authority()}).
  */
 public final class ClusterKeys {
 
-  private static final String CURVE = "secp256r1";
   private static final X500Name NAME = new X500Name("CN=parl cluster");
 
   private final X509Certificate certificate;
@@ -50,10 +37,12 @@ public final class ClusterKeys {
   private final byte[] trustStore;
   private final String password;
   private final SignedRecords records;
+  private final ClusterAuthority authority;
 
   private ClusterKeys(X509Certificate certificate, byte[] keyStore, byte[] trustStore, String password,
-      SignedRecords records) {
+      SignedRecords records, ClusterAuthority authority) {
     this.records = records;
+    this.authority = authority;
     this.certificate = certificate;
     this.keyStore = keyStore;
     this.trustStore = trustStore;
@@ -63,25 +52,13 @@ public final class ClusterKeys {
   /** Derives the cluster's key pair and certificate from its token (a few milliseconds). */
   public static ClusterKeys derive(ClusterToken token) {
     try {
-      X9ECParameters curve = CustomNamedCurves.getByName(CURVE);
-      BigInteger n = curve.getN();
-      BigInteger d = new BigInteger(1, token.derive("parl tls key v1")).mod(n.subtract(BigInteger.ONE)).add(BigInteger.ONE);
-      ECPoint q = new FixedPointCombMultiplier().multiply(curve.getG(), d).normalize();
-
-      AlgorithmParameters params = AlgorithmParameters.getInstance("EC");
-      params.init(new ECGenParameterSpec(CURVE));
-      ECParameterSpec spec = params.getParameterSpec(ECParameterSpec.class);
-      KeyFactory keys = KeyFactory.getInstance("EC");
-      PrivateKey privateKey = keys.generatePrivate(new ECPrivateKeySpec(d, spec));
-      PublicKey publicKey = keys.generatePublic(new ECPublicKeySpec(
-          new java.security.spec.ECPoint(q.getAffineXCoord().toBigInteger(), q.getAffineYCoord().toBigInteger()), spec));
-
+      DerivedEcKey key = DerivedEcKey.of(token.derive("parl tls key v1"));
+      PrivateKey privateKey = key.privateKey();
       BigInteger serial = new BigInteger(1, token.derive("parl tls serial v1")).shiftRight(128);
       X509CertificateHolder holder = new JcaX509v3CertificateBuilder(NAME, serial,
           Date.from(Instant.parse("2020-01-01T00:00:00Z")), Date.from(Instant.parse("2120-01-01T00:00:00Z")),
-          NAME, publicKey)
-          .build(new DeterministicEcdsaSigner(new ECPrivateKeyParameters(d,
-              new ECDomainParameters(curve.getCurve(), curve.getG(), n, curve.getH()))));
+          NAME, key.publicKey())
+          .build(key.signer());
       X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(holder);
 
       String password = HexFormat.of().formatHex(token.derive("parl tls store v1"));
@@ -92,7 +69,7 @@ public final class ClusterKeys {
       ts.load(null, null);
       ts.setCertificateEntry("parl", certificate);
       return new ClusterKeys(certificate, store(ks, password), store(ts, password), password,
-          new SignedRecords(token.derive("parl map records v1")));
+          new SignedRecords(token.derive("parl map records v1")), ClusterAuthority.derive(token));
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot derive the cluster's TLS keys: " + e.getMessage(), e);
     }
@@ -119,16 +96,21 @@ public final class ClusterKeys {
     return records;
   }
 
+  /**
+   * The cluster's certificate authority, also derived from the token, which issues the certificates
+   * the nodes' HTTPS and gateway servers present (the event bus keeps {@link #certificate()}).
+   */
+  public ClusterAuthority authority() {
+    return authority;
+  }
+
+  /** The event bus's certificate: every node presents it and trusts it alone. */
   public X509Certificate certificate() {
     return certificate;
   }
 
   /** SHA-256 of the certificate, which the gateway's authentication binds to (see the gateway). */
   public byte[] fingerprint() {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return Fingerprints.sha256(certificate);
   }
 }

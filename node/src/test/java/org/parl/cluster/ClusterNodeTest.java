@@ -26,6 +26,7 @@ class ClusterNodeTest {
     assertEquals(false, o.isTrustAll());
     assertEquals("127.0.0.1", o.getHost());
     assertEquals("127.0.0.1", o.getClusterPublicHost());
+    assertEquals(java.util.Set.of("TLSv1.3"), o.getEnabledSecureTransportProtocols(), "parl to parl: TLS 1.3 only");
   }
 
   @Test

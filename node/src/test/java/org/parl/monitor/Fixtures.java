@@ -107,7 +107,7 @@ final class Fixtures {
             "w-a", stats("w-a", NOW - 1_000, new JsonArray()
                 .add(device(0, 600, 0)).add(device(1, 20_000, 97)).add(device(2, 512, 40)).add(device(3, 700, 41)), 17),
             "gone", stats("gone", NOW - 50_000, new JsonArray(), 5)),
-        new JsonObject().put("waiting", 2).put("longestWaitMs", 1500L),
+        new JsonObject().put("waiting", 2).put("longestWaitMs", 1500L).put("jobsStarted", 9L).put("jobsLost", 1L),
         Set.of("node-a", "node-b", "node-master"));
   }
 }

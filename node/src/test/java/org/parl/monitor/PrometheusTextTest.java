@@ -1,6 +1,7 @@
 package org.parl.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
@@ -44,6 +45,17 @@ class PrometheusTextTest {
   }
 
   @Test
+  void jobCountersAreLeftOutWhileTheJobCenterDoesNotAnswer() {
+    ClusterState unreachable = new ClusterState(new io.vertx.core.json.JsonObject().put("clusterType", "cpu"),
+        java.util.Map.of("w-1", Fixtures.cpuWorker("w-1", "n1", 4, 0, java.util.List.of())), java.util.Map.of(), java.util.Map.of(),
+        java.util.Map.of(), null, null);
+    String out = PrometheusText.format(ClusterView.build(unreachable, "http://x", Fixtures.NOW));
+    assertTrue(out.contains("parl_jobcenter_up 0\n"), out);
+    assertFalse(out.contains("parl_jobs_started_total"), "a made-up 0 would read as a counter reset");
+    assertFalse(out.contains("parl_jobs_lost_total"));
+  }
+
+  @Test
   void valuesMatchTheView() {
     Map<String, String> s = samples();
     assertEquals("2", s.get("parl_workers"));
@@ -52,6 +64,8 @@ class PrometheusTextTest {
     assertEquals("2", s.get("parl_pending_requests"));
     assertEquals("1.5", s.get("parl_pending_longest_wait_seconds"));
     assertEquals("1", s.get("parl_jobcenter_up"));
+    assertEquals("9", s.get("parl_jobs_started_total"));
+    assertEquals("1", s.get("parl_jobs_lost_total"));
     assertEquals("1", s.get("parl_worker_gpus{worker=\"w-a\",hostname=\"host-w-a\",state=\"vacant\"}"));
     assertEquals("3", s.get("parl_worker_gpus{worker=\"w-a\",hostname=\"host-w-a\",state=\"used\"}"));
     assertEquals("1", s.get("parl_worker_gpus{worker=\"w-b\",hostname=\"host-w-b\",state=\"used\"}"));
