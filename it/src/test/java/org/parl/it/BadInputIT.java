@@ -182,12 +182,11 @@ class BadInputIT {
         }
         long t0 = System.nanoTime();
         try (Socket s = job.connect(false)) {
-          DataInputStream in = new DataInputStream(s.getInputStream());
-          assertEquals(Frames.RESULT, RawJob.hello(s, job.secret, DataAuth.NO_FINGERPRINT).type());
+          RawJob.Sealed c = RawJob.open(s, job.secret);
           long ms = (System.nanoTime() - t0) / 1_000_000;
           assertTrue(ms < DataAuth.DEADLINE_MS / 2, "the client was held up for " + ms + " ms");
-          Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
-          Frames.Frame answer = Frames.read(in);
+          Frames.write(c.out(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
+          Frames.Frame answer = Frames.read(c.in());
           assertTrue(RawJob.message(answer).contains("no actor"), "a call is answered on that same job");
           long grown = job.residentKb() - before;
           assertTrue(grown < 128 * 1024, "the job grew by " + grown + " KiB");
