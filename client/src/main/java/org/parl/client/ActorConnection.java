@@ -14,15 +14,20 @@ import org.parl.ActorLostException;
 import org.parl.ParlException;
 import org.parl.wire.DataAuth;
 import org.parl.wire.FrameBuffer;
+import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
+import org.parl.wire.IntegrityException;
 import org.parl.wire.SharedLink;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The data path from a client to one job process: a TCP connection (TLS in a cluster started with
  * {@code --encrypt-data}) on which calls are written by the calling thread ({@link FrameWriter}),
  * answered in order, matched to their requests by id ({@link PendingCalls}), and read by a reader
  * thread or by a blocking caller itself ({@link AnswerReader}). When the connection breaks, every
- * pending and later call fails with {@link ActorLostException}. It is opened by {@link DataHello}.
+ * pending and later call fails with {@link ActorLostException}. It is opened by {@link DataHello}; without
+ * TLS its frames are sealed once the handshake has succeeded ({@link #seal}).
  */
 final class ActorConnection {
 
@@ -32,7 +37,11 @@ final class ActorConnection {
     R decode(byte[] payload, int length) throws Exception;
   }
 
+  private static final Logger LOG = LoggerFactory.getLogger(ActorConnection.class);
+
   private final Socket socket;
+  /** What has been received, buffered: read by the handshake, then opened record by record when the frames are sealed. */
+  private final BufferedInputStream received;
   /** The TCP connection under {@link #socket} (itself without TLS). */
   private final Socket tcp;
   private final byte[] fingerprint;
@@ -49,8 +58,8 @@ final class ActorConnection {
     this.tcp = tcp;
     this.fingerprint = fingerprint;
     this.writer = new FrameWriter(socket.getOutputStream(), this::closeSocket);
-    this.reader = new AnswerReader(new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024)),
-        pending, socket::isClosed, this::broken, this::answered);
+    this.received = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+    this.reader = new AnswerReader(new DataInputStream(received), pending, socket::isClosed, this::broken, this::answered);
   }
 
   static ActorConnection open(String host, int port, int timeoutMs) throws IOException {
@@ -73,6 +82,15 @@ final class ActorConnection {
       s.close();
       throw e;
     }
+  }
+
+  /**
+   * Seals every frame from now on, both ways, under the keys the handshake gave ({@link FrameKeys}):
+   * called once the job has proven itself, on a connection without TLS, before anything else is sent.
+   */
+  void seal(FrameKeys keys) throws IOException {
+    writer.sealWith(keys.clientOutput(socket.getOutputStream()));
+    reader.readFrom(new DataInputStream(keys.clientInput(received)));
   }
 
   /** Large arrays on this connection go through {@code link} from now on (set once, before any call). */
@@ -199,6 +217,9 @@ final class ActorConnection {
 
   /** The connection broke: every pending and later request fails with the reason. */
   private void broken(Exception e) {
+    if (e instanceof IntegrityException) {
+      LOG.warn("the connection to the job at {} was closed: {}", socket.getRemoteSocketAddress(), e.getMessage());
+    }
     if (pending.lost() == null) {
       ParlException reason;
       if (e instanceof IOException io) {

@@ -25,7 +25,8 @@ final class AnswerReader {
   /** Answers are read into one buffer, reused while it is not larger than this. */
   private static final int KEEP_AT_MOST = 16 << 20;
 
-  private final DataInputStream in;
+  /** The connection's input: raw during the handshake, then sealed ({@link #readFrom}). */
+  private volatile DataInputStream in;
   private final PendingCalls pending;
   private final BooleanSupplier closed;
   private final Consumer<Exception> onBroken;
@@ -119,6 +120,11 @@ final class AnswerReader {
     if (!pending.isEmpty() || pending.lost() != null) {
       wake();
     }
+  }
+
+  /** Reads every frame from now on from {@code sealed} (once the handshake has succeeded, before anything else is read). */
+  void readFrom(DataInputStream sealed) {
+    in = sealed;
   }
 
   /** Reads one frame of at most {@code maxPayload} bytes on this thread, for the set-up before the reader thread starts. */

@@ -14,6 +14,7 @@ import org.parl.ParlException;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
 import org.slf4j.Logger;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * client holds the job's secret, and checks the job's proof in return. The secret itself never
  * travels on the connection. The answer also says which code blobs the job's host lacks, and
  * whether the job mapped the shared area this client offered ({@link SharedOffer}); the job acts
- * on the offer only once the client's proof has checked out.
+ * on the offer only once the client's proof has checked out. Without TLS, every frame after the
+ * exchange is sealed under keys derived from it ({@link FrameKeys}).
  */
 final class DataHello {
 
@@ -156,10 +158,12 @@ final class DataHello {
     if (offer != null) {
       hello.put("shm", new JsonObject().put("file", offer.file().toString()).put("size", offer.size()));
     }
+    byte[] helloBytes = hello.toBuffer().getBytes();
+    byte[] answerBytes;
     JsonObject answer;
     try {
-      answer = new JsonObject(new String(conn.exchange(Frames.HELLO, hello.toBuffer().getBytes(), timeoutMs,
-          Frames.PRE_AUTH_MAX_PAYLOAD), StandardCharsets.UTF_8));
+      answerBytes = conn.exchange(Frames.HELLO, helloBytes, timeoutMs, Frames.PRE_AUTH_MAX_PAYLOAD);
+      answer = new JsonObject(new String(answerBytes, StandardCharsets.UTF_8));
     } catch (InvalidRequestException e) {
       if (e.getMessage().startsWith(DataAuth.REFUSED)) {
         throw new AuthenticationException("the job at " + where + " refused this client: " + e.getMessage(), e);
@@ -169,6 +173,9 @@ final class DataHello {
     if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.getValue("proof")), challenge.nonce(), nonce, fingerprint)) {
       throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " did not prove that it holds its "
           + "credential" + (fingerprint.length > 0 ? " over the TLS certificate it showed" : ""));
+    }
+    if (fingerprint.length == 0) {
+      conn.seal(FrameKeys.derive(secret, challenge.nonce(), nonce, helloBytes, answerBytes));
     }
     if (offer != null) {
       offer.unlink();

@@ -21,7 +21,9 @@ final class FrameWriter {
   /** Per-thread frame buffers: a frame written by its own thread can reuse the same memory. */
   private static final ThreadLocal<FrameBuffer> FRAMES = ThreadLocal.withInitial(() -> new FrameBuffer(4096));
 
-  private final OutputStream out;
+  /** The connection's output: raw during the handshake, then sealed ({@link #sealWith}). Guarded by {@link #lock}. */
+  private OutputStream out;
+  private final Object lock = new Object();
   private final Runnable onFailed;
   private ExecutorService offLoopWriter;
 
@@ -62,8 +64,15 @@ final class FrameWriter {
 
   /** Writes a set-up frame on this thread; a failure is the caller's to handle. */
   void writeSetUp(long id, byte type, byte[] payload) throws IOException {
-    synchronized (out) {
+    synchronized (lock) {
       Frames.write(out, type, id, payload);
+    }
+  }
+
+  /** Every frame from now on goes through {@code sealed} (once the handshake has succeeded, before any call). */
+  void sealWith(OutputStream sealed) {
+    synchronized (lock) {
+      out = sealed;
     }
   }
 
@@ -76,7 +85,7 @@ final class FrameWriter {
 
   private void writeNow(long id, byte type, FrameBuffer payload) {
     try {
-      synchronized (out) {
+      synchronized (lock) {
         payload.writeFrame(out, type, id, true);
       }
     } catch (IOException e) {

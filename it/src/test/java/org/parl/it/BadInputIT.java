@@ -139,20 +139,20 @@ class BadInputIT {
         assertTrue(RawJob.message(Frames.read(in)).contains("use the same parl version"));
       }
       try (Socket s = job.connect(false)) {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        assertEquals(Frames.RESULT, RawJob.hello(s, job.secret, DataAuth.NO_FINGERPRINT).type(),
-            "the right secret is accepted after the bad attempts");
-        Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
+        // the right secret is accepted after the bad attempts; then bad frames, sealed as a client seals them
+        RawJob.Sealed c = RawJob.open(s, job.secret);
+        DataInputStream in = c.in();
+        Frames.write(c.out(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
         JsonObject err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertEquals("INVALID", err.getString("kind"));
-        Frames.write(s.getOutputStream(), Frames.BLOB, 3, Frames.named("../../etc/passwd", new byte[] {1}));
+        Frames.write(c.out(), Frames.BLOB, 3, Frames.named("../../etc/passwd", new byte[] {1}));
         err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertTrue(err.getString("message").contains("not a content hash"), err.encode());
-        Frames.write(s.getOutputStream(), Frames.BLOB, 4,
+        Frames.write(c.out(), Frames.BLOB, 4,
             Frames.named("0".repeat(64), new byte[] {1, 2, 3}));
         err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertTrue(err.getString("message").contains("hashes to"), err.encode());
-        Frames.write(s.getOutputStream(), (byte) 99, 5, new byte[0]);
+        Frames.write(c.out(), (byte) 99, 5, new byte[0]);
         err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
         assertTrue(err.getString("message").contains("unknown frame type"), err.encode());
       }
@@ -182,12 +182,11 @@ class BadInputIT {
         }
         long t0 = System.nanoTime();
         try (Socket s = job.connect(false)) {
-          DataInputStream in = new DataInputStream(s.getInputStream());
-          assertEquals(Frames.RESULT, RawJob.hello(s, job.secret, DataAuth.NO_FINGERPRINT).type());
+          RawJob.Sealed c = RawJob.open(s, job.secret);
           long ms = (System.nanoTime() - t0) / 1_000_000;
           assertTrue(ms < DataAuth.DEADLINE_MS / 2, "the client was held up for " + ms + " ms");
-          Frames.write(s.getOutputStream(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
-          Frames.Frame answer = Frames.read(in);
+          Frames.write(c.out(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
+          Frames.Frame answer = Frames.read(c.in());
           assertTrue(RawJob.message(answer).contains("no actor"), "a call is answered on that same job");
           long grown = job.residentKb() - before;
           assertTrue(grown < 128 * 1024, "the job grew by " + grown + " KiB");

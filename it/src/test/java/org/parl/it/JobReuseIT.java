@@ -147,9 +147,9 @@ class JobReuseIT {
     RawJob old = RawJob.create(cluster.address, token);
     int cleanBefore = ReuseLines.cleanCount(cluster.master, old.pid);
     try (Socket s = old.connect(false)) {
-      assertEquals(Frames.RESULT, RawJob.hello(s, old.secret, DataAuth.NO_FINGERPRINT).type());
-      Frames.write(s.getOutputStream(), Frames.CLOSE, 2, new byte[0]);
-      assertEquals(Frames.RESULT, Frames.read(new DataInputStream(s.getInputStream())).type(), "the close is answered");
+      RawJob.Sealed c = RawJob.open(s, old.secret);
+      Frames.write(c.out(), Frames.CLOSE, 2, new byte[0]);
+      assertEquals(Frames.RESULT, Frames.read(c.in()).type(), "the close is answered");
     }
     old.close();
     ReuseLines.awaitClean(cluster.master, old.pid, cleanBefore + 1);

@@ -7,11 +7,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -19,6 +22,7 @@ import javax.net.ssl.TrustManager;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 
 /**
@@ -75,9 +79,27 @@ final class RawJob implements AutoCloseable {
 
   /**
    * Reads the challenge, sends a HELLO proven with {@code secret} over {@code fingerprint}, and
-   * returns the answer (RESULT or ERROR) with the client nonce used.
+   * returns the answer (RESULT or ERROR).
    */
   static Frames.Frame hello(Socket s, SharedSecret secret, byte[] fingerprint) throws IOException {
+    return exchange(s, secret, fingerprint).answer();
+  }
+
+  /** The streams of a connection without TLS after a successful HELLO: its frames sealed both ways, as a client's are. */
+  record Sealed(DataInputStream in, OutputStream out) {}
+
+  /** Says HELLO with {@code secret} on a connection without TLS, expects to be let in, and seals the connection. */
+  static Sealed open(Socket s, SharedSecret secret) throws IOException {
+    Exchange e = exchange(s, secret, DataAuth.NO_FINGERPRINT);
+    assertEquals(Frames.RESULT, e.answer().type(), "the job lets its client in");
+    FrameKeys keys = FrameKeys.derive(secret, e.jobNonce(), e.clientNonce(), e.hello(),
+        Arrays.copyOf(e.answer().payload(), e.answer().length()));
+    return new Sealed(new DataInputStream(keys.clientInput(e.in())), keys.clientOutput(s.getOutputStream()));
+  }
+
+  private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] hello, Frames.Frame answer, InputStream in) {}
+
+  private static Exchange exchange(Socket s, SharedSecret secret, byte[] fingerprint) throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
     byte[] jobNonce = challenge(in);
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
@@ -85,7 +107,8 @@ final class RawJob implements AutoCloseable {
     JsonObject hello = new JsonObject().put("protocol", Frames.PROTOCOL).put("nonce", hex.formatHex(nonce))
         .put("proof", hex.formatHex(DataAuth.helloProof(secret, jobNonce, nonce, fingerprint)))
         .put("clientId", "raw").put("blobs", new JsonArray());
-    Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello.toBuffer().getBytes());
+    byte[] helloBytes = hello.toBuffer().getBytes();
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, helloBytes);
     Frames.Frame answer = Frames.read(in);
     if (answer.type() == Frames.RESULT) {
       JsonObject welcome = new JsonObject(new String(answer.payload(), StandardCharsets.UTF_8));
@@ -94,7 +117,7 @@ final class RawJob implements AutoCloseable {
         throw new AssertionError("the job's proof does not verify: " + welcome.encode());
       }
     }
-    return answer;
+    return new Exchange(jobNonce, nonce, helloBytes, answer, in);
   }
 
   /** The text of an ERROR frame. */

@@ -7,6 +7,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
@@ -23,9 +24,9 @@ final class CallerSession {
   static final AtomicLong CALLS = new AtomicLong();
 
   private final ActorHost host;
-  private final ClientInput buffered;
   private final DataInputStream in;
   private final OutputStream out;
+  private final BooleanSupplier moreWaiting;
   private final BlobStore blobs;
   private final SharedLink shared;
   /** Frames are handled one at a time, so one receive buffer and one reply buffer serve them all. */
@@ -34,17 +35,16 @@ final class CallerSession {
   private static final int KEEP_AT_MOST = 64 << 20;
 
   /** @param shared memory shared with the client, or null */
-  CallerSession(ActorHost host, BlobStore blobs, ClientInput buffered, DataInputStream in, OutputStream out,
-      SharedLink shared) {
+  CallerSession(ActorHost host, BlobStore blobs, ClientStreams client, SharedLink shared) {
     this.host = host;
     this.shared = shared;
     if (shared != null) {
       shared.checkRoomWith(PayloadRoom::checkShared);
     }
     this.blobs = blobs;
-    this.buffered = buffered;
-    this.in = in;
-    this.out = out;
+    this.in = client.in();
+    this.out = client.out();
+    this.moreWaiting = client.moreWaiting();
   }
 
   /** Returns when the client closes the actor (true) or the connection ends (false). */
@@ -78,7 +78,7 @@ final class CallerSession {
           lease.abandon();
         }
         // answers to a pipelined burst leave together: flush when no request is waiting
-        reply.writeFrame(out, type, f.id(), !buffered.hasBuffered() || f.type() == Frames.CLOSE);
+        reply.writeFrame(out, type, f.id(), !moreWaiting.getAsBoolean() || f.type() == Frames.CLOSE);
         if (f.type() == Frames.CLOSE) {
           return true;
         }

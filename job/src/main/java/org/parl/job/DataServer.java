@@ -27,14 +27,15 @@ import org.parl.wire.SharedLink;
  * ({@link Handshake}) on a thread of its own, so that a peer that stalls or sends garbage never
  * holds up another. At most {@code maxPending} connections may be authenticating at once (more are
  * refused at once), and each must finish within the deadline or is closed. The first connection
- * that authenticates is served on its thread, and the port closes: a job serves one client.
+ * that authenticates is served on its thread, and the port closes: a job serves one client. Its
+ * frames are sealed from then on ({@link ClientStreams}).
  */
 final class DataServer {
 
   /** What the job does with its authenticated client; returns when the session ends. */
   interface Session {
     /** @param shared memory shared with the client for large arrays, or null */
-    void serve(ClientInput buffered, DataInputStream in, OutputStream out, SharedLink shared);
+    void serve(ClientStreams client, SharedLink shared);
   }
 
   private final ServerSocket server;
@@ -97,9 +98,7 @@ final class DataServer {
   /** Runs the handshake on this connection's own thread; the winner goes on to serve its session here. */
   private void authenticate(Socket s, Session session) {
     ScheduledFuture<?> deadline = deadlines.schedule(() -> abort(s), deadlineMs, TimeUnit.MILLISECONDS);
-    ClientInput buffered;
-    DataInputStream in;
-    OutputStream out;
+    ClientStreams client;
     SharedLink shared;
     try {
       try {
@@ -108,15 +107,16 @@ final class DataServer {
         if (s instanceof SSLSocket ssl) {
           ssl.startHandshake();
         }
-        buffered = new ClientInput(s.getInputStream());
-        in = new DataInputStream(buffered);
-        out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
-        Handshake.Hello hello = handshake.check(in, out);
+        ClientInput buffered = new ClientInput(s.getInputStream());
+        OutputStream out = new BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+        Handshake.Hello hello = handshake.check(new DataInputStream(buffered), out);
         if (!deadline.cancel(false) || !taken.compareAndSet(false, true)) {
           close(s); // too late, or another client already authenticated
           return;
         }
-        shared = handshake.welcome(hello, out);
+        Handshake.Welcome welcome = handshake.welcome(hello, out);
+        shared = welcome.shared();
+        client = ClientStreams.of(s, buffered, out, welcome.keys());
         s.setSoTimeout(0);
         server.close();
       } finally {
@@ -130,7 +130,7 @@ final class DataServer {
       close(s);
       return;
     }
-    session.serve(buffered, in, out, shared);
+    session.serve(client, shared);
   }
 
   /** Over the bound: one ERROR frame where that costs no handshake, and the connection closes. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
 import org.parl.wire.DataAuth;
+import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
 
@@ -24,7 +26,8 @@ import org.parl.wire.SharedLink;
  * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): a
  * fresh nonce out, the client's proof over it checked in constant time, then the job's own proof
  * with the protocol version and the code blobs this host still lacks. Anything else gets one ERROR
- * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret.
+ * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret. Without TLS,
+ * every frame after the answer is sealed under keys derived from the exchange ({@link FrameKeys}).
  *
  * <p>A client on this host may offer a shared area for large arrays ({@link SharedLink}). The
  * offer is looked at only once the client's proof has checked out: the job maps it if it is a
@@ -36,8 +39,14 @@ final class Handshake {
 
   private static final ObjectMapper JSON = JobJson.MAPPER;
 
-  /** A HELLO whose proof checked out, with the shared area it offers, if any. */
-  record Hello(long id, byte[] jobNonce, byte[] clientNonce, Object blobs, Object shm) {}
+  /** A HELLO whose proof checked out ({@code bytes}: its payload), with the shared area it offers, if any. */
+  record Hello(long id, byte[] jobNonce, byte[] clientNonce, byte[] bytes, Object blobs, Object shm) {}
+
+  /**
+   * An accepted connection: the shared area it uses, if any, and the keys that seal its frames from
+   * now on ({@link FrameKeys}); null keys on a TLS connection, which TLS already protects.
+   */
+  record Welcome(SharedLink shared, FrameKeys keys) {}
 
   private final SharedSecret secret;
   private final byte[] fingerprint;
@@ -93,27 +102,32 @@ final class Handshake {
         || !DataAuth.verifyHello(secret, proof, jobNonce, clientNonce, fingerprint)) {
       return refuse(out, f.id(), "the client did not prove that it holds this job's credential");
     }
-    return new Hello(f.id(), jobNonce, clientNonce, hello.get("blobs"), hello.get("shm"));
+    return new Hello(f.id(), jobNonce, clientNonce, Arrays.copyOf(f.payload(), f.length()), hello.get("blobs"),
+        hello.get("shm"));
   }
 
   /**
    * Answers an accepted HELLO: the job's proof, its id, the blobs this host still lacks, and whether
-   * it mapped the shared area offered.
+   * it mapped the shared area offered; then derives the keys of the connection's frames from the
+   * credential, both nonces and the HELLO and answer as sent (without TLS).
    *
-   * @return the shared area, or null when none was offered or it could not be used
+   * @return the shared area (null when none was offered or it could not be used) and the keys
    */
-  SharedLink welcome(Hello h, OutputStream out) throws IOException {
+  Welcome welcome(Hello h, OutputStream out) throws IOException {
     SharedLink shared = h.shm() == null ? null : map(h.shm());
+    byte[] answer;
     try {
-      answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(), h.clientNonce(),
-          fingerprint), h.shm() == null ? null : shared != null);
+      answer = answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(),
+          h.clientNonce(), fingerprint), h.shm() == null ? null : shared != null);
     } catch (IOException | RuntimeException e) {
       if (shared != null) {
         shared.close();
       }
       throw e;
     }
-    return shared;
+    FrameKeys keys = fingerprint.length > 0 ? null
+        : FrameKeys.derive(secret, h.jobNonce(), h.clientNonce(), h.bytes(), answer);
+    return new Welcome(shared, keys);
   }
 
   /** Maps an offered area, or says in one line why not (the connection then keeps to the socket). */
@@ -137,8 +151,11 @@ final class Handshake {
     answer(wanted, blobs, out, jobId, id, proof, null);
   }
 
-  /** @param shared whether the offered shared area was mapped; null when none was offered */
-  static void answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof, Boolean shared)
+  /**
+   * @param shared whether the offered shared area was mapped; null when none was offered
+   * @return the answer's payload, as sent
+   */
+  static byte[] answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof, Boolean shared)
       throws IOException {
     List<String> missing = new ArrayList<>();
     if (wanted instanceof List<?> hashes) {
@@ -156,7 +173,9 @@ final class Handshake {
     if (shared != null) {
       answer.put("shm", shared);
     }
-    Frames.write(out, Frames.RESULT, id, JSON.writeValueAsBytes(answer));
+    byte[] payload = JSON.writeValueAsBytes(answer);
+    Frames.write(out, Frames.RESULT, id, payload);
+    return payload;
   }
 
   private static Hello refuse(OutputStream out, long id, String why) throws IOException {

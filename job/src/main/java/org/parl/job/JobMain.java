@@ -1,8 +1,6 @@
 package org.parl.job;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.ref.WeakReference;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -118,7 +116,7 @@ public final class JobMain {
       Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId, memoryLimitMb);
       CompletableFuture<SessionEnd> ended = new CompletableFuture<>();
       new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(this::checkClientWait,
-          (buffered, in, o, shared) -> ended.complete(serve(buffered, in, o, shared)));
+          (client, shared) -> ended.complete(serve(client, shared)));
       SessionEnd end = awaitEnd(ended);
       if (!end.closed()) {
         exit(0, "its client " + (host.describe().equals("no actor yet") ? "left" : "went away without closing the actor"));
@@ -215,8 +213,8 @@ public final class JobMain {
   }
 
   /** Serves the authenticated client until it closes its actor (its connection is then closed) or goes away. */
-  private SessionEnd serve(ClientInput buffered, DataInputStream in, OutputStream out, SharedLink shared) {
-    boolean closed = new CallerSession(host, blobs, buffered, in, out, shared).run();
+  private SessionEnd serve(ClientStreams client, SharedLink shared) {
+    boolean closed = new CallerSession(host, blobs, client, shared).run();
     if (shared != null) {
       shared.close();
     }
@@ -224,7 +222,7 @@ public final class JobMain {
     Thread.currentThread().setContextClassLoader(JobMain.class.getClassLoader());
     if (closed) {
       try {
-        out.close();
+        client.out().close();
       } catch (IOException e) {
         // the close was answered; the connection is gone either way
       }

@@ -12,6 +12,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -43,7 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
+import org.parl.wire.IntegrityException;
 import org.parl.wire.SharedLink;
 
 /**
@@ -63,6 +66,7 @@ class DataServerTest {
   private final List<AutoCloseable> open = new ArrayList<>();
   private final BlockingQueue<Thread> sessions = new ArrayBlockingQueue<>(4);
   private final BlockingQueue<SharedLink> sharedSessions = new ArrayBlockingQueue<>(4);
+  private final BlockingQueue<IOException> sessionEnds = new ArrayBlockingQueue<>(4);
 
   @AfterEach
   void closeAll() throws Exception {
@@ -85,19 +89,19 @@ class DataServerTest {
     byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
     Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7", memoryLimitMb);
     DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
-    Thread t = new Thread(() -> data.serve(() -> { }, (buffered, in, out, shared) -> {
+    Thread t = new Thread(() -> data.serve(() -> { }, (client, shared) -> {
       sessions.add(Thread.currentThread());
       if (shared != null) {
         open.add(shared);
         sharedSessions.add(shared);
       }
-      try {
+      try (OutputStream closing = client.out()) {
         while (true) {
-          Frames.Frame f = Frames.read(in);
-          Frames.write(out, Frames.RESULT, f.id(), java.util.Arrays.copyOf(f.payload(), f.length()));
+          Frames.Frame f = Frames.read(client.in());
+          Frames.write(client.out(), Frames.RESULT, f.id(), java.util.Arrays.copyOf(f.payload(), f.length()));
         }
       } catch (IOException e) {
-        // the test closed the connection
+        sessionEnds.add(e); // the test closed the connection, or sent something that failed its check
       }
     }), "test-accept");
     t.setDaemon(true);
@@ -143,6 +147,12 @@ class DataServerTest {
     return new Exchange(c.nonce(), nonce, hello, Frames.read(in));
   }
 
+  /** The keys the job derived for this exchange's connection. */
+  private FrameKeys keys(Exchange e) {
+    return FrameKeys.derive(secret, e.jobNonce(), e.clientNonce(), e.helloBytes(),
+        java.util.Arrays.copyOf(e.answer().payload(), e.answer().length()));
+  }
+
   private static Map<?, ?> json(Frames.Frame f) throws IOException {
     return JSON.readValue(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8), Map.class);
   }
@@ -176,10 +186,24 @@ class DataServerTest {
     Thread session = sessions.poll(5, TimeUnit.SECONDS);
     assertNotNull(session, "the session runs");
     assertTrue(waiting.contains(session), "on the thread that was started before the client connected: " + session);
-    Frames.write(s.getOutputStream(), Frames.CALL, 2, new byte[100_000]);
-    assertEquals(100_000, Frames.read(new DataInputStream(s.getInputStream())).length(),
-        "after authentication frames may be large");
+    FrameKeys keys = keys(e);
+    Frames.write(keys.clientOutput(s.getOutputStream()), Frames.CALL, 2, new byte[100_000]);
+    assertEquals(100_000, Frames.read(new DataInputStream(keys.clientInput(s.getInputStream()))).length(),
+        "after authentication frames may be large, and are sealed both ways");
     assertThrowsConnect(port);
+  }
+
+  @Test
+  void afterTheHandshakeAFrameThatIsNotSealedClosesTheConnection() throws Exception {
+    int port = start(null, 10_000, 8);
+    Socket s = connect(port, false);
+    Exchange e = hello(s, secret, DataAuth.NO_FINGERPRINT);
+    assertEquals(Frames.RESULT, e.answer().type());
+    // what a relay that let the handshake through would inject: a frame in clear
+    Frames.write(s.getOutputStream(), Frames.CREATE, 2, "{\"impl\":\"Evil\"}".getBytes(StandardCharsets.UTF_8));
+    IOException end = sessionEnds.poll(5, TimeUnit.SECONDS);
+    assertTrue(end instanceof IntegrityException, "the session refuses it: " + end);
+    assertTrue(closed(s), "and the connection closes");
   }
 
   private static void assertThrowsConnect(int port) {

@@ -20,13 +20,17 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>A connection opens with the job's {@link #CHALLENGE} and the client's {@link #HELLO}, a
  * challenge-response described in {@link DataAuth}; until it has succeeded a frame may carry at
- * most {@link #PRE_AUTH_MAX_PAYLOAD} bytes.
+ * most {@link #PRE_AUTH_MAX_PAYLOAD} bytes. After it, without TLS, the frames of each direction
+ * travel inside authenticated records ({@link FrameKeys}, {@link SealedOutput}).
  */
 public final class Frames {
 
   public static final int HEADER = 13;
-  /** Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions refuse each other. */
-  public static final int PROTOCOL = 4;
+  /**
+   * Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions
+   * refuse each other (5: frames sealed after the handshake).
+   */
+  public static final int PROTOCOL = 5;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
   /** Largest payload accepted from a peer that has not authenticated yet (SPEC §8). */
