@@ -14,7 +14,7 @@ import java.util.function.Predicate;
 
 /**
  * The job processes alive on this machine, as the kernel shows them in {@code /proc}: which
- * PARL_HOME started them, which GPUs they see and which network namespace (simulated host) they
+ * PARL_HOME started them (read from their command line), which GPUs they see and which network namespace (simulated host) they
  * run in. Read by pid, never by name matching against other users' processes: only processes
  * running {@code org.parl.job.JobMain} are looked at.
  */
@@ -75,7 +75,11 @@ public final class JobProcesses {
       }
       String cvd = env.getOrDefault("CUDA_VISIBLE_DEVICES", "");
       List<String> gpus = cvd.isBlank() ? List.of() : List.of(cvd.split(","));
-      return Optional.of(new Job(pid, env.getOrDefault("PARL_HOME", ""), gpus, netns(pid).orElse("?")));
+      // a job's environment holds no PARL_ variable: its PARL_HOME is where its shipped-code cache is ($PARL_HOME/code)
+      List<String> args = Arrays.asList(cmdline.split("\0"));
+      int blobs = args.indexOf("--blobs");
+      String home = blobs >= 0 && blobs + 1 < args.size() ? String.valueOf(Path.of(args.get(blobs + 1)).getParent()) : "";
+      return Optional.of(new Job(pid, home, gpus, netns(pid).orElse("?")));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // ended meanwhile
     }

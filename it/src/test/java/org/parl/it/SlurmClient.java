@@ -29,7 +29,8 @@ public final class SlurmClient {
         actors.add(parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await());
       }
       for (RemoteActor<Counter> a : actors) {
-        System.out.printf("ACTOR node=%s gpus=%s cvd=%s pid=%d sum=%d%n", a.call(x -> x.env("SLURMD_NODENAME")).await(),
+        String node = a.call(x -> x.readFile("/proc/sys/kernel/hostname")).await().strip(); // its UTS namespace's
+        System.out.printf("ACTOR node=%s gpus=%s cvd=%s pid=%d sum=%d%n", node,
             String.join(",", a.gpus()), a.call(x -> x.env("CUDA_VISIBLE_DEVICES")).await(),
             a.call(Counter::pid).await(), a.call(x -> x.add(5)).await());
       }

@@ -95,7 +95,11 @@ public final class TestCluster implements AutoCloseable {
    */
   public static void giveToken(Path home, String token) {
     try {
-      Path file = Files.createDirectories(home).resolve("token");
+      if (!Files.isDirectory(home)) { // private, as a PARL_HOME is
+        Files.createDirectories(home, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+      }
+      Path file = home.resolve("token");
       Files.writeString(file, token + "\n");
       Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     } catch (java.io.IOException e) {
