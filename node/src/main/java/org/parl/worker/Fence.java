@@ -113,8 +113,7 @@ final class Fence {
     stopping = true;
     stopJobs.apply("its worker lost sight of every master (fencing)").onComplete(stopped -> vertx
         .executeBlocking(() -> refuses(master), false).onComplete(ar -> fencing.stop().accept(ar.succeeded() && ar.result()
-            ? "the master at " + master + " (member " + member + ") left the cluster; worker " + workerId + " stopped its "
-                + (stopped.succeeded() ? stopped.result() + " " : "") + "job(s) and stops"
+            ? "the master at " + master + " (member " + member + ") left the cluster; worker " + workerId + " stops"
             : "lost sight of every master (last active: " + master + "): worker " + workerId + " stopped its "
                 + (stopped.succeeded() ? stopped.result() + " " : "") + "job(s) so that none outlives its allocation, and "
                 + "stops; start it again to rejoin with a clean slate")));
