@@ -36,9 +36,11 @@ final class RawJob implements AutoCloseable {
   final long pid;
   final SharedSecret secret;
   private final GatewayPeer gateway;
+  private final java.util.concurrent.ScheduledExecutorService pings;
 
-  private RawJob(GatewayPeer gateway, JsonObject job) {
+  private RawJob(GatewayPeer gateway, java.util.concurrent.ScheduledExecutorService pings, JsonObject job) {
     this.gateway = gateway;
+    this.pings = pings;
     this.host = job.getString("host");
     this.port = job.getInteger("port");
     this.pid = job.getLong("pid");
@@ -49,16 +51,38 @@ final class RawJob implements AutoCloseable {
   static RawJob create(String address, ClusterToken token) throws Exception {
     GatewayPeer g = GatewayPeer.authenticated(address, token);
     g.send("{\"type\":\"ClientHello\",\"id\":1}");
-    g.send("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}");
     String line;
     do { // what the gateway says before its welcome (the proof of its certificate) is not the answer
       line = g.readLine();
       assertNotNull(line, "the gateway answers hello");
     } while (!line.contains("\"type\":\"Welcome\""));
-    String created = g.readLine();
+    // as a client does, it asks only once welcomed (the welcome waits for the session's ticket to be stored)
+    g.send("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}");
+    // it pings every 2 s as a client does: a job's start on a busy host can take longer than the
+    // gateway's 10 s limit for a silent client; only this thread writes from now on
+    java.util.concurrent.ScheduledExecutorService pings = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong(100);
+    pings.scheduleWithFixedDelay(() -> {
+      try {
+        g.send("{\"type\":\"Ping\",\"id\":" + ids.incrementAndGet() + "}");
+      } catch (IOException e) {
+        // closed: the test reads why
+      }
+    }, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
+    String created;
+    do { // the pings' answers may come before the create's answer
+      created = g.readLine();
+      if (created == null) {
+        pings.shutdownNow();
+      }
+      assertNotNull(created, "the gateway answers the create");
+    } while (!created.contains("\"id\":2,") && !created.contains("\"id\":2}"));
     JsonObject job = new JsonObject(created).getJsonObject("job");
+    if (job == null) {
+      pings.shutdownNow();
+    }
     assertNotNull(job, "a job for the raw client: " + created);
-    return new RawJob(g, job);
+    return new RawJob(g, pings, job);
   }
 
   /** A connection to the data port, with TLS (accepting whatever certificate the job shows) or without. */
@@ -153,6 +177,7 @@ final class RawJob implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    pings.shutdownNow();
     gateway.close();
   }
 }
