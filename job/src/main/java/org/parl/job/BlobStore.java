@@ -138,7 +138,7 @@ final class BlobStore {
    */
   Path verified(String hash) throws IOException {
     Path file = path(hash);
-    Object stamp = stamp(file);
+    Object stamp = Hashes.stamp(file);
     if (stamp.equals(verified.get(hash))) {
       return file;
     }
@@ -151,11 +151,5 @@ final class BlobStore {
     }
     verified.put(hash, stamp);
     return file;
-  }
-
-  /** What changes whenever a file's content does: its inode, size and change time. */
-  private static Object stamp(Path file) throws IOException {
-    Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,ctime");
-    return List.of(a.get("ino"), a.get("size"), String.valueOf(a.get("ctime")));
   }
 }

@@ -51,7 +51,7 @@ final class JobArchive {
       return List.of();
     }
     try {
-      Object now = stamp(file);
+      Object now = Hashes.stamp(file);
       if (!now.equals(stamp)) {
         String actual = Hashes.sha256(file);
         if (hash != null && !hash.equals(actual)) {
@@ -69,12 +69,6 @@ final class JobArchive {
       return List.of();
     }
     return List.of("-XX:SharedArchiveFile=" + file, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
-  }
-
-  /** What changes whenever a file's content does: its inode, size and change time. */
-  private static Object stamp(Path file) throws IOException {
-    java.util.Map<String, Object> a = Files.readAttributes(file, "unix:ino,size,ctime");
-    return List.of(a.get("ino"), a.get("size"), String.valueOf(a.get("ctime")));
   }
 
   /** Makes the archive if it is missing; blocking (it runs a JVM), so call it off the event loop. */
@@ -107,7 +101,7 @@ final class JobArchive {
       }
       synchronized (this) {
         hash = Hashes.sha256(file);
-        stamp = stamp(file);
+        stamp = Hashes.stamp(file);
         ready = true;
       }
       log.info("job processes now start from the class-data archive {}", file);

@@ -37,6 +37,15 @@ public final class Hashes {
     }
   }
 
+  /**
+   * What changes whenever a file's content does: its inode, size and change time (which no process
+   * of the user can set back), so a file hashed once need not be hashed again while this is equal.
+   */
+  public static Object stamp(java.nio.file.Path file) throws java.io.IOException {
+    java.util.Map<String, Object> a = java.nio.file.Files.readAttributes(file, "unix:ino,size,ctime");
+    return java.util.List.of(a.get("ino"), a.get("size"), String.valueOf(a.get("ctime")));
+  }
+
   /** True for a well-formed hash: 64 lowercase hex digits, so it is safe as a file name. */
   public static boolean valid(String hash) {
     if (hash == null || hash.length() != 64) {
