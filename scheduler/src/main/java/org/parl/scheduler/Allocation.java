@@ -8,11 +8,34 @@ import java.util.List;
  * @param jobId the job the resources belong to
  * @param workerId the worker that lends them
  * @param cpus number of CPUs taken from the worker
- * @param gpus GPU ids taken from the worker, ascending
+ * @param gpus GPU ids taken from the worker, ascending (one id for a share or a budget alone)
+ * @param gpuShare units held on each GPU of {@code gpus}: {@link ResourceRequest#UNITS_PER_GPU} for whole
+ *     GPUs, 1..999 for a share, 0 for a memory budget alone (and for a CPU-only job)
+ * @param gpuMemoryMb the GPU memory budget in MiB held on each of its GPUs, or 0
  */
-public record Allocation(String jobId, String workerId, int cpus, List<Integer> gpus) {
+public record Allocation(String jobId, String workerId, int cpus, List<Integer> gpus, int gpuShare, long gpuMemoryMb) {
 
   public Allocation {
     gpus = List.copyOf(gpus);
+    if (gpuShare < 0 || gpuShare > ResourceRequest.UNITS_PER_GPU || gpuMemoryMb < 0) {
+      throw new IllegalArgumentException("job " + jobId + " holds an invalid GPU share " + gpuShare
+          + " or budget " + gpuMemoryMb);
+    }
+    if (gpus.size() > 1 && gpuShare != ResourceRequest.UNITS_PER_GPU) {
+      throw new IllegalArgumentException("job " + jobId + " holds a share of " + gpus.size() + " GPUs: a share never spans GPUs");
+    }
+    if (gpus.isEmpty() && (gpuShare > 0 || gpuMemoryMb > 0)) {
+      throw new IllegalArgumentException("job " + jobId + " holds a GPU share or budget without a GPU");
+    }
+  }
+
+  /** Whole GPUs (all their units) and CPUs, without a memory budget. */
+  public Allocation(String jobId, String workerId, int cpus, List<Integer> gpus) {
+    this(jobId, workerId, cpus, gpus, gpus.isEmpty() ? 0 : ResourceRequest.UNITS_PER_GPU, 0);
+  }
+
+  /** True when the job holds its GPUs whole. */
+  public boolean wholeGpus() {
+    return !gpus.isEmpty() && gpuShare == ResourceRequest.UNITS_PER_GPU;
   }
 }

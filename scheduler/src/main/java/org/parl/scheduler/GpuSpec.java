@@ -1,0 +1,36 @@
+package org.parl.scheduler;
+
+/**
+ * One GPU (or MIG instance) a worker lends, as its inventory describes it.
+ *
+ * @param index PARL's id of the GPU on its worker ({@code worker_vacant_gpus} / {@code worker_used_gpus})
+ * @param uuid the device's UUID ({@code GPU-...} or {@code MIG-...}); unique on its worker
+ * @param model the inventory name ({@code NVIDIA A100-SXM4-40GB}, or a MIG profile such as {@code 1g.10gb}),
+ *     matched by {@link ResourceRequest#gpuModel()}
+ * @param memoryMb total memory in MiB; 0 when unknown (no memory budget can be placed on it)
+ */
+public record GpuSpec(int index, String uuid, String model, long memoryMb) {
+
+  public GpuSpec {
+    if (index < 0) {
+      throw new IllegalArgumentException("a GPU index must not be negative: " + index);
+    }
+    if (uuid == null || uuid.isBlank()) {
+      throw new IllegalArgumentException("GPU " + index + " needs a UUID");
+    }
+    model = model == null ? "" : model;
+    if (memoryMb < 0) {
+      throw new IllegalArgumentException("GPU " + index + " has negative memory: " + memoryMb);
+    }
+  }
+
+  /** A GPU known only by its index (tests, and workers whose inventory gives nothing more). */
+  public static GpuSpec ofIndex(int index) {
+    return new GpuSpec(index, "GPU-index-" + index, "", 0);
+  }
+
+  /** Whether a request's model matches this GPU: contained in its name, ignoring case; null matches all. */
+  public boolean matches(String wantedModel) {
+    return wantedModel == null || model.toLowerCase(java.util.Locale.ROOT).contains(wantedModel.toLowerCase(java.util.Locale.ROOT));
+  }
+}
