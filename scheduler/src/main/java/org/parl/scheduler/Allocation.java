@@ -12,6 +12,8 @@ import java.util.List;
  * @param gpuShare units held on each GPU of {@code gpus}: {@link ResourceRequest#UNITS_PER_GPU} for whole
  *     GPUs, 1..999 for a share, 0 for a memory budget alone (and for a CPU-only job)
  * @param gpuMemoryMb the GPU memory budget in MiB held on each of its GPUs, or 0
+ * @throws IllegalArgumentException if the share or budget is out of range, a share spans GPUs, or a GPU
+ *     is held with neither share nor budget (or a share or budget without a GPU)
  */
 public record Allocation(String jobId, String workerId, int cpus, List<Integer> gpus, int gpuShare, long gpuMemoryMb) {
 
@@ -26,6 +28,9 @@ public record Allocation(String jobId, String workerId, int cpus, List<Integer> 
     }
     if (gpus.isEmpty() && (gpuShare > 0 || gpuMemoryMb > 0)) {
       throw new IllegalArgumentException("job " + jobId + " holds a GPU share or budget without a GPU");
+    }
+    if (!gpus.isEmpty() && gpuShare == 0 && gpuMemoryMb == 0) {
+      throw new IllegalArgumentException("job " + jobId + " holds GPU " + gpus.get(0) + " with neither a share nor a budget");
     }
   }
 

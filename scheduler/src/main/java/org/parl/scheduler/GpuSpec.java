@@ -1,5 +1,7 @@
 package org.parl.scheduler;
 
+import java.util.Locale;
+
 /**
  * One GPU (or MIG instance) a worker lends, as its inventory describes it.
  *
@@ -31,6 +33,11 @@ public record GpuSpec(int index, String uuid, String model, long memoryMb) {
 
   /** Whether a request's model matches this GPU: contained in its name, ignoring case; null matches all. */
   public boolean matches(String wantedModel) {
-    return wantedModel == null || model.toLowerCase(java.util.Locale.ROOT).contains(wantedModel.toLowerCase(java.util.Locale.ROOT));
+    return modelMatches(model, wantedModel);
+  }
+
+  /** Whether {@code wantedModel} is contained in {@code model}, ignoring case; null matches all. */
+  public static boolean modelMatches(String model, String wantedModel) {
+    return wantedModel == null || model.toLowerCase(Locale.ROOT).contains(wantedModel.toLowerCase(Locale.ROOT));
   }
 }

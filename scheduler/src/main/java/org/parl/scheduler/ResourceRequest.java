@@ -13,7 +13,10 @@ package org.parl.scheduler;
  * @param gpuShare units of one GPU (1..{@code UNITS_PER_GPU - 1}) when the actor asks for a fraction, else 0
  * @param gpuMemoryMb GPU memory budget in MiB on each GPU it gets, or 0 for none; with neither
  *     {@code gpus} nor {@code gpuShare}, a budget alone asks for a place on one GPU (no share)
- * @param gpuModel a substring of the inventory name the GPU must have, or null for any
+ * @param gpuModel a substring of the inventory name the GPU must have, or null for any (blank, or on a
+ *     CPU-only request, is read as null)
+ * @throws IllegalArgumentException if an amount is negative, whole GPUs come with a share, the share is a
+ *     whole GPU or more, or the request asks for nothing
  */
 public record ResourceRequest(int cpus, int gpus, int gpuShare, long gpuMemoryMb, String gpuModel) {
 
@@ -31,12 +34,17 @@ public record ResourceRequest(int cpus, int gpus, int gpuShare, long gpuMemoryMb
     if (gpuShare >= UNITS_PER_GPU) {
       throw new IllegalArgumentException("a GPU share is below one GPU (" + gpuShare + " of " + UNITS_PER_GPU + " units)");
     }
-    if (gpuModel != null && gpuModel.isBlank()) {
-      gpuModel = null;
+    if (gpuModel != null && (gpuModel.isBlank() || !wantsGpu(gpus, gpuShare, gpuMemoryMb))) {
+      gpuModel = null; // a model means nothing to a CPU-only request
     }
     if (cpus == 0 && !wantsGpu(gpus, gpuShare, gpuMemoryMb)) {
       throw new IllegalArgumentException("a request must ask for at least one CPU or some GPU");
     }
+  }
+
+  /** CPUs and whole GPUs, with no share, budget or model. */
+  public ResourceRequest(int cpus, int gpus) {
+    this(cpus, gpus, 0, 0, null);
   }
 
   private static boolean wantsGpu(int gpus, int share, long memoryMb) {

@@ -7,7 +7,8 @@ import java.util.Set;
  * An immutable snapshot of one worker's resources, as published to the cluster map.
  *
  * <p>Every GPU of the worker is in exactly one of {@code vacantGpus}, {@code usedGpus} and
- * {@code outOfServiceGpus}.
+ * {@code outOfServiceGpus}. A GPU with nothing held on a drained worker is out of service, not vacant:
+ * nothing new is placed there. A GPU holding any job is used, whatever its service state.
  *
  * @param workerId the worker
  * @param cpusTotal CPUs the worker lends
