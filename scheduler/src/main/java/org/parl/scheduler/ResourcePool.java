@@ -1,40 +1,89 @@
 package org.parl.scheduler;
 
 import java.util.ArrayList;
-import java.util.BitSet;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * The CPU/GPU pool of a cluster: which worker lends what, and which job holds what.
+ * The CPU/GPU pool of a cluster: which worker lends what, which job holds what, and what is out of
+ * service.
  *
- * <p>Plain Java with a single writer: the JobCenter calls it from one event loop, so it uses no
- * locks. Placement is best fit (the worker whose vacancy fits the request most tightly), found
- * through a {@link VacancyIndex} so that the cost of a request does not grow with the number of
- * workers. {@link #checkInvariants()} verifies the accounting exactly; tests call it after every
- * step.
+ * <p>Plain Java with a single writer: the JobCenter calls it from one event loop, so it uses no locks.
+ * Accounting is in integers: a GPU has {@link ResourceRequest#UNITS_PER_GPU} units, a job holding it
+ * whole holds all of them, and memory budgets are MiB. {@link #checkInvariants()} verifies the
+ * accounting exactly; tests call it after every step.
+ *
+ * <p>Placement is best fit, found through indexes so that the cost of a request does not grow with
+ * the number of workers:
+ * <ul>
+ *   <li>Whole GPUs go only to GPUs with nothing held (no share, no budget), in service, of the model
+ *       asked and, with a budget, with at least that much memory each; on the worker with the fewest
+ *       vacant GPUs that suffice, with the request's CPUs on the same worker.
+ *   <li>A share, or a budget alone, goes to one GPU in service, of the model asked, with enough free
+ *       units and free memory (its memory minus the budgets placed on it; a GPU of unknown memory takes
+ *       no budget). Among those, the partly used GPU with the fewest free units that suffice comes first,
+ *       so shares pack and whole GPUs stay free; a share never spans GPUs.
+ *   <li>A CPU-only request goes, best fit on CPUs, to a worker with no vacant GPU if one fits, and only
+ *       otherwise to a worker with vacant GPUs, so that GPU hosts keep their CPUs for GPU actors.
+ * </ul>
+ * Nothing new is placed on a drained worker, a drained GPU or a quarantined GPU; jobs already there
+ * keep what they hold.
  */
 public final class ResourcePool {
 
-  private final Map<String, WorkerState> workers = new LinkedHashMap<>();
+  private static final int UNITS = ResourceRequest.UNITS_PER_GPU;
+
+  /** Where a request would go: a worker and the GPU slots on it. */
+  record Placement(PoolWorker worker, int[] slots) {}
+
+  private final Map<String, PoolWorker> workers = new LinkedHashMap<>();
   private final Map<String, Allocation> allocations = new HashMap<>();
-  private final VacancyIndex<WorkerState> gpuIndex = new VacancyIndex<>();
-  private final VacancyIndex<WorkerState> cpuIndex = new VacancyIndex<>();
-  private final TreeMap<Integer, Integer> gpuTotals = new TreeMap<>();
-  private final TreeMap<Integer, Integer> cpuTotals = new TreeMap<>();
+  /** Workers with GPUs, by vacant GPUs. */
+  private final VacancyIndex<PoolWorker> gpuIndex = new VacancyIndex<>();
+  /** Workers with CPUs and no vacant GPU, by vacant CPUs. */
+  private final VacancyIndex<PoolWorker> cpuNoGpuIndex = new VacancyIndex<>();
+  /** Workers with CPUs and a vacant GPU, by vacant CPUs. */
+  private final VacancyIndex<PoolWorker> cpuWithGpuIndex = new VacancyIndex<>();
+  /** GPUs that may take a share or a budget, by {@link PoolWorker#shareKey}. */
+  private final VacancyIndex<PoolWorker.GpuSlot> shareIndex = new VacancyIndex<>();
+  private final PoolShapes shapes = new PoolShapes();
+
+  // ---- workers ------------------------------------------------------------------------------
 
   /**
-   * Adds a worker that lends {@code cpus} CPUs and the GPUs with the given ids.
+   * Adds a worker that lends {@code cpus} CPUs and the GPUs with the given ids, known by index alone
+   * ({@link GpuSpec#ofIndex}).
    *
-   * @throws IllegalArgumentException if the id is taken, an amount is negative or a GPU id repeats
+   * @throws IllegalArgumentException if the id is taken or blank, the CPU count is negative, a GPU id is
+   *     null, negative or repeated, or the worker lends nothing
    */
   public void addWorker(String workerId, int cpus, Collection<Integer> gpuIds) {
+    List<GpuSpec> specs = new ArrayList<>(gpuIds.size());
+    for (Integer id : gpuIds) {
+      if (id == null || id < 0) {
+        throw new IllegalArgumentException("worker " + workerId + " offers an invalid GPU id: " + id);
+      }
+      specs.add(GpuSpec.ofIndex(id));
+    }
+    addWorker(workerId, cpus, specs);
+  }
+
+  /**
+   * Adds a worker that lends {@code cpus} CPUs and the given GPUs, all vacant and in service.
+   *
+   * @throws IllegalArgumentException if the id is taken or blank, the CPU count is negative, a GPU is
+   *     null or its index or UUID repeats, or the worker lends nothing
+   */
+  public void addWorker(String workerId, int cpus, List<GpuSpec> gpus) {
     if (workerId == null || workerId.isBlank()) {
       throw new IllegalArgumentException("a worker needs an id");
     }
@@ -44,28 +93,36 @@ public final class ResourcePool {
     if (cpus < 0) {
       throw new IllegalArgumentException("worker " + workerId + " offers a negative CPU count: " + cpus);
     }
-    BitSet gpus = new BitSet();
-    for (Integer id : gpuIds) {
-      if (id == null || id < 0) {
-        throw new IllegalArgumentException("worker " + workerId + " offers an invalid GPU id: " + id);
+    Set<Integer> indexes = new HashSet<>();
+    Set<String> uuids = new HashSet<>();
+    for (GpuSpec g : gpus) {
+      if (g == null) {
+        throw new IllegalArgumentException("worker " + workerId + " offers a GPU that is null");
       }
-      if (gpus.get(id)) {
-        throw new IllegalArgumentException("worker " + workerId + " offers GPU " + id + " twice");
+      if (!indexes.add(g.index())) {
+        throw new IllegalArgumentException("worker " + workerId + " offers GPU " + g.index() + " twice");
       }
-      gpus.set(id);
+      if (!uuids.add(g.uuid())) {
+        throw new IllegalArgumentException("worker " + workerId + " offers two GPUs with UUID " + g.uuid());
+      }
     }
     if (cpus == 0 && gpus.isEmpty()) {
       throw new IllegalArgumentException("worker " + workerId + " offers neither CPUs nor GPUs");
     }
-    WorkerState w = new WorkerState(workerId, cpus, gpus);
+    GpuSpec[] sorted = gpus.toArray(new GpuSpec[0]);
+    Arrays.sort(sorted, Comparator.comparingInt(GpuSpec::index));
+    PoolWorker w = new PoolWorker(workerId, cpus, sorted);
     workers.put(workerId, w);
-    if (w.gpuTotal > 0) {
-      gpuIndex.add(w.gpuNode, w.gpuTotal);
-      increment(gpuTotals, w.gpuTotal);
+    shapes.add(workerId, PoolShapes.Shape.of(cpus, sorted));
+    if (w.gpuTotal() > 0) {
+      gpuIndex.add(w.gpuNode, w.vacantGpus);
     }
     if (w.cpusTotal > 0) {
-      cpuIndex.add(w.cpuNode, w.cpusTotal);
-      increment(cpuTotals, w.cpusTotal);
+      w.cpuNodeWithGpu = w.vacantGpus > 0;
+      cpuIndexOf(w).add(w.cpuNode, w.cpusOffered());
+    }
+    for (int s = 0; s < w.gpuTotal(); s++) {
+      file(w, s);
     }
   }
 
@@ -75,17 +132,21 @@ public final class ResourcePool {
    * @return the allocations that were held on it (now lost), empty if the worker was unknown
    */
   public List<Allocation> removeWorker(String workerId) {
-    WorkerState w = workers.remove(workerId);
+    PoolWorker w = workers.remove(workerId);
     if (w == null) {
       return List.of();
     }
-    if (w.gpuTotal > 0) {
+    shapes.remove(workerId, PoolShapes.Shape.of(w.cpusTotal, w.gpus));
+    if (w.gpuTotal() > 0) {
       gpuIndex.remove(w.gpuNode);
-      decrement(gpuTotals, w.gpuTotal);
     }
     if (w.cpusTotal > 0) {
-      cpuIndex.remove(w.cpuNode);
-      decrement(cpuTotals, w.cpusTotal);
+      cpuIndexOf(w).remove(w.cpuNode);
+    }
+    for (PoolWorker.GpuSlot g : w.slots) {
+      if (g.node.vacancy >= 0) {
+        shareIndex.remove(g.node);
+      }
     }
     List<Allocation> lost = new ArrayList<>(w.jobs.values());
     for (Allocation a : lost) {
@@ -94,79 +155,171 @@ public final class ResourcePool {
     return lost;
   }
 
+  // ---- service states -----------------------------------------------------------------------
+
   /**
-   * Takes resources for a job from the best-fitting worker.
+   * Drains a worker (nothing new is placed on it; its jobs keep what they hold) or returns it to
+   * service. A drained worker's GPUs with nothing held are listed as out of service, not vacant.
    *
-   * @return the allocation, or empty when no worker has enough vacant resources right now
+   * @throws IllegalArgumentException if the worker is unknown
+   */
+  public void setWorkerDrained(String workerId, boolean drained) {
+    PoolWorker w = require(workerId);
+    w.drained = drained;
+    refile(w);
+  }
+
+  /**
+   * Drains one GPU (nothing new is placed on it) or returns it to service.
+   *
+   * @throws IllegalArgumentException if the worker or the GPU is unknown
+   */
+  public void setGpuDrained(String workerId, int gpuIndex, boolean drained) {
+    PoolWorker w = require(workerId);
+    w.gpuDrained[requireSlot(w, gpuIndex)] = drained;
+    refile(w);
+  }
+
+  /**
+   * Quarantines one GPU as unhealthy (offered to no one) or lifts the quarantine.
+   *
+   * @return the allocations holding that GPU, which the caller tells and stops as it chooses
+   * @throws IllegalArgumentException if the worker or the GPU is unknown
+   */
+  public List<Allocation> setGpuQuarantined(String workerId, int gpuIndex, boolean quarantined) {
+    PoolWorker w = require(workerId);
+    int s = requireSlot(w, gpuIndex);
+    w.quarantined[s] = quarantined;
+    refile(w);
+    return w.holders(s);
+  }
+
+  // ---- jobs ---------------------------------------------------------------------------------
+
+  /**
+   * Takes resources for a job by the placement rules of this class.
+   *
+   * @return the allocation, or empty when no worker can hold the request right now
    * @throws IllegalArgumentException if the job already holds resources
    */
   public Optional<Allocation> allocate(String jobId, ResourceRequest request) {
     if (allocations.containsKey(jobId)) {
       throw new IllegalArgumentException("job " + jobId + " already holds resources");
     }
-    WorkerState w = request.gpus() > 0
-        ? gpuIndex.first(request.gpus(), s -> s.fits(request))
-        : cpuIndex.first(request.cpus(), s -> s.fits(request));
-    if (w == null) {
-      return Optional.empty();
-    }
-    Allocation a = w.take(jobId, request);
-    allocations.put(jobId, a);
-    return Optional.of(a);
+    Placement p = find(request, null);
+    return p == null ? Optional.empty() : Optional.of(take(jobId, request, p));
   }
 
   /**
    * Records a job that already holds exactly these resources (a new active master adopting what a
-   * worker reports it runs, SPEC §10).
+   * worker reports it runs, SPEC §10). Service states do not matter: a job keeps what it holds.
    *
-   * @throws IllegalArgumentException naming the conflict if the job id is taken, the worker is
-   *     unknown, or the resources are not all vacant on it
+   * @throws IllegalArgumentException naming the conflict if the job id is taken, the worker is unknown,
+   *     or the CPUs, GPUs, shares or budgets do not fit beside what is held already
    */
   public void adopt(Allocation a) {
     if (allocations.containsKey(a.jobId())) {
       throw new IllegalArgumentException("job " + a.jobId() + " already holds resources");
     }
-    WorkerState w = workers.get(a.workerId());
+    PoolWorker w = workers.get(a.workerId());
     if (w == null) {
       throw new IllegalArgumentException("worker " + a.workerId() + " of job " + a.jobId() + " is not in the pool");
     }
+    String job = "job " + a.jobId();
     if (a.cpus() < 0 || a.cpus() > w.cpusVacant()) {
-      throw new IllegalArgumentException("job " + a.jobId() + " holds " + a.cpus() + " CPU(s) but " + w.id + " has "
-          + w.cpusVacant() + " vacant");
+      throw new IllegalArgumentException(job + " holds " + a.cpus() + " CPU(s) but " + w.id + " has " + w.cpusVacant() + " vacant");
     }
+    Set<Integer> seen = new HashSet<>();
     for (int g : a.gpus()) {
-      if (g < 0 || !w.allGpus.get(g)) {
-        throw new IllegalArgumentException("job " + a.jobId() + " holds GPU " + g + ", which " + w.id + " does not lend");
+      int s = w.slotOf(g);
+      if (s < 0) {
+        throw new IllegalArgumentException(job + " holds GPU " + g + ", which " + w.id + " does not lend");
       }
-      if (!w.vacantGpus.get(g)) {
-        throw new IllegalArgumentException("job " + a.jobId() + " holds GPU " + g + " of " + w.id + ", which another job holds");
+      if (!seen.add(g)) {
+        throw new IllegalArgumentException(job + " holds GPU " + g + " of " + w.id + " twice");
+      }
+      String gpu = "GPU " + g + " of " + w.id;
+      if (a.wholeGpus() && !w.untouched(s)) {
+        throw new IllegalArgumentException(job + " holds " + gpu + " whole, but other jobs hold "
+            + Texts.share(w.units[s]) + " and " + w.budgets[s] + " MiB of it");
+      }
+      if (!a.wholeGpus() && w.wholeHeld[s]) {
+        throw new IllegalArgumentException(job + " holds a share of " + gpu + ", which another job holds whole");
+      }
+      if (!a.wholeGpus() && w.units[s] + a.gpuShare() > UNITS) {
+        throw new IllegalArgumentException(job + " holds " + Texts.share(a.gpuShare()) + " of " + gpu + ", but only "
+            + Texts.share(UNITS - w.units[s]) + " is free");
+      }
+      if (a.gpuMemoryMb() > 0 && a.gpuMemoryMb() > w.memoryFree(s)) {
+        throw new IllegalArgumentException(job + " holds a budget of " + a.gpuMemoryMb() + " MiB on " + gpu + ", but only "
+            + Math.max(0, w.memoryFree(s)) + " MiB of its " + w.gpus[s].memoryMb() + " MiB are free");
       }
     }
-    w.hold(a);
-    allocations.put(a.jobId(), a);
+    hold(w, a);
   }
 
   /**
    * Returns a job's resources to its worker.
    *
-   * @return the released allocation, or empty if the job holds nothing (unknown, released twice,
-   *     or lost with its worker)
+   * @return the released allocation, or empty if the job holds nothing (unknown, released twice, or
+   *     lost with its worker)
    */
   public Optional<Allocation> release(String jobId) {
     Allocation a = allocations.remove(jobId);
     if (a == null) {
       return Optional.empty();
     }
-    workers.get(a.workerId()).giveBack(a);
+    PoolWorker w = workers.get(a.workerId());
+    w.giveBack(a);
+    refile(w, a);
     return Optional.of(a);
   }
 
-  /** True when some worker's whole capacity could serve the request once its jobs end. */
-  public boolean canEverFit(ResourceRequest r) {
-    boolean gpusOk = r.gpus() == 0 || (!gpuTotals.isEmpty() && gpuTotals.lastKey() >= r.gpus());
-    boolean cpusOk = r.cpus() == 0 || (!cpuTotals.isEmpty() && cpuTotals.lastKey() >= r.cpus());
-    return gpusOk && cpusOk;
+  // ---- feasibility and reasons --------------------------------------------------------------
+
+  /**
+   * Why no worker of the pool could ever hold the request, whatever its load and service state.
+   *
+   * @return empty when some worker could hold it with everything vacant and in service; else one
+   *     sentence, without a final period, naming the largest worker, the models present, the largest GPU
+   *     memory, or that no worker lends CPUs or GPUs. Its cost grows with the distinct worker shapes,
+   *     not with the workers.
+   */
+  public Optional<String> neverFits(ResourceRequest r) {
+    return shapes.neverFits(r).map(PoolShapes.Verdict::sentence);
   }
+
+  /** True when some worker could hold the request once its jobs end and it is in service. */
+  public boolean canEverFit(ResourceRequest r) {
+    return shapes.canEverFit(r);
+  }
+
+  /**
+   * Per worker, the one constraint that stops the request in the pool as it is now ("w-3: 1 of 2 GPUs
+   * vacant", "w-2: drained"), with alike workers grouped ("w-3, w-4 and 997 more: ..."), the closest to
+   * fitting first; a worker that could hold it reads "fits now". One pass over the workers.
+   *
+   * @param maxLines the most lines returned; when there are more groups, the last line counts the workers
+   *     of the rest (with one line, the closest group alone)
+   * @throws IllegalArgumentException if {@code maxLines} is below 1
+   */
+  public List<String> explain(ResourceRequest r, int maxLines) {
+    return explanation(r, maxLines).lines();
+  }
+
+  Explanation explanation(ResourceRequest r, int maxLines) {
+    return Explanation.of(workers.values(), r, maxLines);
+  }
+
+  Optional<PoolShapes.Verdict> verdict(ResourceRequest r) {
+    return shapes.neverFits(r);
+  }
+
+  long shapeVersion() {
+    return shapes.version();
+  }
+
+  // ---- views --------------------------------------------------------------------------------
 
   public int workerCount() {
     return workers.size();
@@ -178,182 +331,325 @@ public final class ResourcePool {
 
   /** Snapshot of one worker, or empty if unknown. */
   public Optional<WorkerView> worker(String workerId) {
-    WorkerState w = workers.get(workerId);
+    PoolWorker w = workers.get(workerId);
     return w == null ? Optional.empty() : Optional.of(w.view());
   }
 
   /** Snapshots of all workers in the order they joined. */
   public List<WorkerView> workers() {
     List<WorkerView> views = new ArrayList<>(workers.size());
-    for (WorkerState w : workers.values()) {
+    for (PoolWorker w : workers.values()) {
       views.add(w.view());
     }
     return views;
   }
 
+  // ---- for the scheduler --------------------------------------------------------------------
+
   /**
-   * Verifies the accounting: every GPU id of a live worker is either vacant or used by exactly
-   * one job, CPU counts stay within [0, total], every allocation belongs to a live worker, and the
-   * vacancy indexes agree with the workers.
+   * Where the request would be placed now, skipping workers that {@code avoid} names (null: none).
+   * Drained workers are never found: they are filed with no vacancy and no share slot.
+   */
+  Placement find(ResourceRequest r, Predicate<String> avoid) {
+    if (r.gpus() > 0) {
+      PoolWorker w = gpuIndex.first(r.gpus(), x -> allowed(x, avoid) && x.pickWhole(r) != null);
+      return w == null ? null : new Placement(w, w.pickWhole(r));
+    }
+    if (r.wantsGpu()) {
+      PoolWorker.GpuSlot g = shareIndex.first(PoolWorker.shareKeyFloor(r.gpuShare()),
+          x -> allowed(x.worker, avoid) && x.worker.cpusVacant() >= r.cpus() && x.worker.shareFits(x.slot, r));
+      return g == null ? null : new Placement(g.worker, new int[] {g.slot});
+    }
+    PoolWorker w = cpuNoGpuIndex.first(r.cpus(), x -> allowed(x, avoid));
+    if (w == null) {
+      w = cpuWithGpuIndex.first(r.cpus(), x -> allowed(x, avoid));
+    }
+    return w == null ? null : new Placement(w, new int[0]);
+  }
+
+  /** Takes what {@link #find} chose. */
+  Allocation take(String jobId, ResourceRequest r, Placement p) {
+    if (allocations.containsKey(jobId)) {
+      throw new IllegalArgumentException("job " + jobId + " already holds resources");
+    }
+    PoolWorker w = p.worker();
+    List<Integer> ids = new ArrayList<>(p.slots().length);
+    for (int s : p.slots()) {
+      ids.add(w.indexes[s]);
+    }
+    Allocation a;
+    if (r.gpus() > 0) {
+      a = new Allocation(jobId, w.id, r.cpus(), ids, UNITS, r.gpuMemoryMb());
+    } else if (r.wantsGpu()) {
+      a = new Allocation(jobId, w.id, r.cpus(), ids, r.gpuShare(), r.gpuMemoryMb());
+    } else {
+      a = new Allocation(jobId, w.id, r.cpus(), ids);
+    }
+    hold(w, a);
+    return a;
+  }
+
+  /**
+   * The worker that could hold a request that fits nowhere now soonest: in service, able to hold it
+   * whole, not {@code blocked}, with the most of what it needs already vacant (vacant GPUs; free units
+   * of its freest GPU; vacant CPUs); ties go to the worker filed first. Null when there is none.
+   */
+  String reservationFor(ResourceRequest r, Predicate<String> blocked) {
+    Predicate<PoolWorker> open = w -> !w.drained && (blocked == null || !blocked.test(w.id)) && w.cpusTotal >= r.cpus();
+    PoolWorker w;
+    if (r.gpus() > 0) {
+      w = gpuIndex.last(Integer.MAX_VALUE, x -> open.test(x) && inServiceCapable(x, r) >= r.gpus());
+    } else if (r.wantsGpu()) {
+      PoolWorker.GpuSlot g = shareIndex.last(Integer.MAX_VALUE, x -> open.test(x.worker) && x.worker.capable(x.slot, r));
+      w = g != null ? g.worker : null;
+      if (w == null) {
+        // Every GPU that could hold it is held whole: any worker with one in service will do.
+        for (PoolWorker x : workers.values()) {
+          if (open.test(x) && inServiceCapable(x, r) > 0) {
+            w = x;
+            break;
+          }
+        }
+      }
+    } else {
+      PoolWorker a = cpuNoGpuIndex.last(Integer.MAX_VALUE, open);
+      PoolWorker b = cpuWithGpuIndex.last(Integer.MAX_VALUE, open);
+      w = b == null || (a != null && a.cpusOffered() >= b.cpusOffered()) ? a : b;
+    }
+    return w == null ? null : w.id;
+  }
+
+  /** Whether the worker is in the pool and not drained. */
+  boolean inService(String workerId) {
+    PoolWorker w = workers.get(workerId);
+    return w != null && !w.drained;
+  }
+
+  /**
+   * False only when no CPU, no whole GPU and no GPU open to shares is vacant anywhere, so that nothing
+   * waiting can be placed: the scheduler then skips its walk.
+   */
+  boolean anythingVacant() {
+    return cpuNoGpuIndex.anyAtLeast(1) || cpuWithGpuIndex.anyAtLeast(1) || gpuIndex.anyAtLeast(1) || shareIndex.size() > 0;
+  }
+
+  // ---- invariants ---------------------------------------------------------------------------
+
+  /**
+   * Verifies the accounting exactly: per GPU, the units held are the sum of its jobs' units (whole =
+   * {@link ResourceRequest#UNITS_PER_GPU}) and at most that; the budgets held are their sum and within
+   * its memory; no GPU is held whole and shared; vacant, used and out-of-service GPUs partition each
+   * worker's GPUs; CPU counts stay within [0, total]; every allocation belongs to a live worker; and
+   * every index files each worker (and GPU) under its current vacancy.
    *
    * @throws IllegalStateException describing the first violation found
    */
   public void checkInvariants() {
-    int gpuIndexed = 0;
-    int cpuIndexed = 0;
-    int jobs = 0;
     int gpuListed;
     int cpuListed;
+    int shareListed;
     try {
       gpuListed = gpuIndex.verify();
-      cpuListed = cpuIndex.verify();
+      cpuListed = cpuNoGpuIndex.verify() + cpuWithGpuIndex.verify();
+      shareListed = shareIndex.verify();
     } catch (IllegalStateException e) {
       throw new IllegalStateException("pool invariant broken: " + e.getMessage(), e);
     }
-    for (WorkerState w : workers.values()) {
-      BitSet used = new BitSet();
-      int cpus = 0;
-      for (Allocation a : w.jobs.values()) {
-        jobs++;
-        if (allocations.get(a.jobId()) != a) {
-          fail("job " + a.jobId() + " on " + w.id + " is not in the allocation table");
-        }
-        cpus += a.cpus();
-        for (int g : a.gpus()) {
-          if (!w.allGpus.get(g)) {
-            fail("job " + a.jobId() + " holds GPU " + g + " that " + w.id + " does not have");
-          }
-          if (used.get(g)) {
-            fail("GPU " + g + " of " + w.id + " is held by two jobs");
-          }
-          used.set(g);
-        }
-      }
-      if (used.intersects(w.vacantGpus)) {
-        BitSet both = (BitSet) used.clone();
-        both.and(w.vacantGpus);
-        fail("GPU(s) " + both + " of " + w.id + " are both vacant and used");
-      }
-      BitSet union = (BitSet) used.clone();
-      union.or(w.vacantGpus);
-      if (!union.equals(w.allGpus)) {
-        fail("GPUs of " + w.id + " are " + w.allGpus + " but vacant+used is " + union);
-      }
-      if (cpus != w.cpusUsed || w.cpusUsed < 0 || w.cpusUsed > w.cpusTotal) {
-        fail("CPU count of " + w.id + " is " + w.cpusUsed + "/" + w.cpusTotal + ", jobs hold " + cpus);
-      }
-      if (w.gpuTotal > 0) {
+    int gpuIndexed = 0;
+    int cpuIndexed = 0;
+    int shareIndexed = 0;
+    int jobs = 0;
+    for (PoolWorker w : workers.values()) {
+      jobs += checkWorker(w);
+      if (w.gpuTotal() > 0) {
         gpuIndexed++;
-        if (!gpuIndex.contains(w.gpuNode, w.vacantGpus.cardinality())) {
-          fail(w.id + " is not indexed at its GPU vacancy " + w.vacantGpus.cardinality());
+        if (!gpuIndex.contains(w.gpuNode, w.vacantGpus)) {
+          fail(w.id + " is not indexed at its GPU vacancy " + w.vacantGpus);
         }
       }
       if (w.cpusTotal > 0) {
         cpuIndexed++;
-        if (!cpuIndex.contains(w.cpuNode, w.cpusVacant())) {
-          fail(w.id + " is not indexed at its CPU vacancy " + w.cpusVacant());
+        if (w.cpuNodeWithGpu != (w.vacantGpus > 0) || !cpuIndexOf(w).contains(w.cpuNode, w.cpusOffered())) {
+          fail(w.id + " is not indexed at its CPU vacancy " + w.cpusOffered());
+        }
+      }
+      for (int s = 0; s < w.gpuTotal(); s++) {
+        int key = w.shareKey(s);
+        if (key >= 0) {
+          shareIndexed++;
+        }
+        if (!shareIndex.contains(w.slots[s].node, key)) {
+          fail("GPU " + w.indexes[s] + " of " + w.id + " is not indexed at its share key " + key);
         }
       }
     }
     if (jobs != allocations.size()) {
       fail(allocations.size() + " allocations recorded but workers hold " + jobs);
     }
-    if (gpuListed != gpuIndexed || cpuListed != cpuIndexed) {
+    if (gpuListed != gpuIndexed || cpuListed != cpuIndexed || shareListed != shareIndexed) {
       fail("vacancy indexes hold stale workers");
     }
+    if (shapes.workerCount() != workers.size()) {
+      fail("the shapes count " + shapes.workerCount() + " workers, the pool " + workers.size());
+    }
+  }
+
+  /** Checks one worker's accounting; returns its job count. */
+  private int checkWorker(PoolWorker w) {
+    int n = w.gpuTotal();
+    int[] units = new int[n];
+    long[] budgets = new long[n];
+    int[] wholeHolders = new int[n];
+    int[] shareHolders = new int[n];
+    int cpus = 0;
+    for (Allocation a : w.jobs.values()) {
+      if (allocations.get(a.jobId()) != a) {
+        fail("job " + a.jobId() + " on " + w.id + " is not in the allocation table");
+      }
+      if (!a.workerId().equals(w.id)) {
+        fail("job " + a.jobId() + " is filed on " + w.id + " but names " + a.workerId());
+      }
+      cpus += a.cpus();
+      for (int g : a.gpus()) {
+        int s = w.slotOf(g);
+        if (s < 0) {
+          fail("job " + a.jobId() + " holds GPU " + g + " that " + w.id + " does not have");
+        }
+        units[s] += a.gpuShare();
+        budgets[s] += a.gpuMemoryMb();
+        if (a.wholeGpus()) {
+          wholeHolders[s]++;
+        } else {
+          shareHolders[s]++;
+        }
+      }
+    }
+    int vacant = 0;
+    for (int s = 0; s < n; s++) {
+      String gpu = "GPU " + w.indexes[s] + " of " + w.id;
+      if (units[s] != w.units[s] || units[s] > UNITS) {
+        fail(gpu + " records " + w.units[s] + " units held, its jobs hold " + units[s]);
+      }
+      if (budgets[s] != w.budgets[s] || (budgets[s] > 0 && budgets[s] > w.gpus[s].memoryMb())) {
+        fail(gpu + " records " + w.budgets[s] + " MiB of budgets, its jobs hold " + budgets[s] + " of " + w.gpus[s].memoryMb());
+      }
+      if (wholeHolders[s] > 1 || (wholeHolders[s] == 1 && shareHolders[s] > 0)) {
+        fail(gpu + " is held whole by " + wholeHolders[s] + " job(s) and shared by " + shareHolders[s]);
+      }
+      if (w.wholeHeld[s] != (wholeHolders[s] == 1)) {
+        fail(gpu + " is marked " + (w.wholeHeld[s] ? "" : "not ") + "held whole");
+      }
+      if (w.untouched(s) && w.inService(s)) {
+        vacant++;
+      }
+    }
+    if (vacant != w.vacantGpus) {
+      fail(w.id + " counts " + w.vacantGpus + " vacant GPUs but has " + vacant);
+    }
+    if (cpus != w.cpusUsed || w.cpusUsed < 0 || w.cpusUsed > w.cpusTotal) {
+      fail("CPU count of " + w.id + " is " + w.cpusUsed + "/" + w.cpusTotal + ", jobs hold " + cpus);
+    }
+    WorkerView v = w.view();
+    Set<Integer> listed = new HashSet<>();
+    listed.addAll(v.vacantGpus());
+    listed.addAll(v.usedGpus());
+    listed.addAll(v.outOfServiceGpus());
+    if (listed.size() != n || v.vacantGpus().size() + v.usedGpus().size() + v.outOfServiceGpus().size() != n) {
+      fail("the vacant, used and out-of-service GPUs of " + w.id + " do not partition its " + n + " GPUs");
+    }
+    return w.jobs.size();
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private static boolean allowed(PoolWorker w, Predicate<String> avoid) {
+    return avoid == null || !avoid.test(w.id);
+  }
+
+  private static int inServiceCapable(PoolWorker w, ResourceRequest r) {
+    int n = 0;
+    for (int s = 0; s < w.gpuTotal(); s++) {
+      if (w.inService(s) && w.capable(s, r)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void hold(PoolWorker w, Allocation a) {
+    w.hold(a);
+    allocations.put(a.jobId(), a);
+    refile(w, a);
+  }
+
+  private VacancyIndex<PoolWorker> cpuIndexOf(PoolWorker w) {
+    return w.cpuNodeWithGpu ? cpuWithGpuIndex : cpuNoGpuIndex;
+  }
+
+  /** Re-files a worker after a job came or went: its vacancies and the GPUs the job touched. */
+  private void refile(PoolWorker w, Allocation a) {
+    refileWorker(w);
+    for (int g : a.gpus()) {
+      file(w, w.slotOf(g));
+    }
+  }
+
+  /** Re-files a worker and all its GPUs after a change of service state. */
+  private void refile(PoolWorker w) {
+    w.recount();
+    refileWorker(w);
+    for (int s = 0; s < w.gpuTotal(); s++) {
+      file(w, s);
+    }
+  }
+
+  private void refileWorker(PoolWorker w) {
+    if (w.gpuTotal() > 0) {
+      gpuIndex.move(w.gpuNode, w.vacantGpus);
+    }
+    if (w.cpusTotal > 0) {
+      boolean withGpu = w.vacantGpus > 0;
+      if (withGpu != w.cpuNodeWithGpu) {
+        cpuIndexOf(w).remove(w.cpuNode);
+        w.cpuNodeWithGpu = withGpu;
+        cpuIndexOf(w).add(w.cpuNode, w.cpusOffered());
+      } else {
+        cpuIndexOf(w).move(w.cpuNode, w.cpusOffered());
+      }
+    }
+  }
+
+  private void file(PoolWorker w, int s) {
+    VacancyIndex.Node<PoolWorker.GpuSlot> node = w.slots[s].node;
+    int key = w.shareKey(s);
+    if (key < 0) {
+      if (node.vacancy >= 0) {
+        shareIndex.remove(node);
+      }
+    } else if (node.vacancy < 0) {
+      shareIndex.add(node, key);
+    } else {
+      shareIndex.move(node, key);
+    }
+  }
+
+  private PoolWorker require(String workerId) {
+    PoolWorker w = workers.get(workerId);
+    if (w == null) {
+      throw new IllegalArgumentException("worker " + workerId + " is not in the pool");
+    }
+    return w;
+  }
+
+  private static int requireSlot(PoolWorker w, int gpuIndex) {
+    int s = w.slotOf(gpuIndex);
+    if (s < 0) {
+      throw new IllegalArgumentException("worker " + w.id + " lends no GPU " + gpuIndex);
+    }
+    return s;
   }
 
   private static void fail(String message) {
     throw new IllegalStateException("pool invariant broken: " + message);
-  }
-
-  private static void increment(TreeMap<Integer, Integer> counts, int key) {
-    counts.merge(key, 1, Integer::sum);
-  }
-
-  private static void decrement(TreeMap<Integer, Integer> counts, int key) {
-    counts.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1);
-  }
-
-  /** Mutable state of one worker; touched only through the pool. */
-  private final class WorkerState {
-    final String id;
-    final int cpusTotal;
-    final int gpuTotal;
-    final BitSet allGpus;
-    final BitSet vacantGpus;
-    final Map<String, Allocation> jobs = new LinkedHashMap<>();
-    final VacancyIndex.Node<WorkerState> gpuNode = new VacancyIndex.Node<>(this);
-    final VacancyIndex.Node<WorkerState> cpuNode = new VacancyIndex.Node<>(this);
-    int cpusUsed;
-
-    WorkerState(String id, int cpusTotal, BitSet gpus) {
-      this.id = id;
-      this.cpusTotal = cpusTotal;
-      this.allGpus = gpus;
-      this.vacantGpus = (BitSet) gpus.clone();
-      this.gpuTotal = gpus.cardinality();
-    }
-
-    int cpusVacant() {
-      return cpusTotal - cpusUsed;
-    }
-
-    boolean fits(ResourceRequest r) {
-      return cpusVacant() >= r.cpus() && vacantGpus.cardinality() >= r.gpus();
-    }
-
-    Allocation take(String jobId, ResourceRequest r) {
-      List<Integer> ids = new ArrayList<>(r.gpus());
-      for (int g = vacantGpus.nextSetBit(0); ids.size() < r.gpus(); g = vacantGpus.nextSetBit(g + 1)) {
-        ids.add(g);
-      }
-      Allocation a = new Allocation(jobId, id, r.cpus(), ids);
-      hold(a);
-      return a;
-    }
-
-    void hold(Allocation a) {
-      for (int g : a.gpus()) {
-        vacantGpus.clear(g);
-      }
-      cpusUsed += a.cpus();
-      jobs.put(a.jobId(), a);
-      reindex();
-    }
-
-    void giveBack(Allocation a) {
-      jobs.remove(a.jobId());
-      for (int g : a.gpus()) {
-        vacantGpus.set(g);
-      }
-      cpusUsed -= a.cpus();
-      reindex();
-    }
-
-    private void reindex() {
-      if (gpuTotal > 0) {
-        gpuIndex.move(gpuNode, vacantGpus.cardinality());
-      }
-      if (cpusTotal > 0) {
-        cpuIndex.move(cpuNode, cpusVacant());
-      }
-    }
-
-    WorkerView view() {
-      BitSet used = (BitSet) allGpus.clone();
-      used.andNot(vacantGpus);
-      return new WorkerView(id, cpusTotal, cpusUsed, ids(vacantGpus), ids(used),
-          new LinkedHashSet<>(jobs.keySet()));
-    }
-
-    @Override
-    public String toString() {
-      return id;
-    }
-  }
-
-  private static List<Integer> ids(BitSet set) {
-    return set.stream().boxed().toList();
   }
 }

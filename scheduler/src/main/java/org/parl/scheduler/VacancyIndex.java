@@ -101,6 +101,27 @@ final class VacancyIndex<W> {
     return null;
   }
 
+  /**
+   * The first worker, by largest vacancy (at most {@code maxVacancy}), that {@code fits}; or null. Used to
+   * pick the worker closest to holding a request that fits nowhere yet.
+   */
+  W last(int maxVacancy, Predicate<W> fits) {
+    for (int v = nonEmpty.previousSetBit(Math.min(maxVacancy, heads.length - 1)); v >= 0; v = nonEmpty.previousSetBit(v - 1)) {
+      for (Node<W> n = heads[v]; n != null; n = n.next) {
+        if (fits.test(n.owner)) {
+          return n.owner;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether some worker is indexed at a vacancy of at least {@code vacancy}. */
+  boolean anyAtLeast(int vacancy) {
+    return nonEmpty.nextSetBit(vacancy) >= 0;
+  }
+
+  /** Whether the node is indexed at exactly {@code vacancy} ({@code -1}: not indexed). */
   boolean contains(Node<W> n, int vacancy) {
     return n.vacancy == vacancy;
   }

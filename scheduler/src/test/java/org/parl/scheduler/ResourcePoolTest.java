@@ -44,7 +44,7 @@ class ResourcePoolTest {
 
   @Test
   void cpuAccountingStaysWithinBounds() {
-    pool.addWorker("w", 4, List.of());
+    pool.addWorker("w", 4, List.<Integer>of());
     pool.allocate("a", ResourceRequest.ofCpus(3)).orElseThrow();
     assertTrue(pool.allocate("b", ResourceRequest.ofCpus(2)).isEmpty());
     pool.allocate("c", ResourceRequest.ofCpus(1)).orElseThrow();
@@ -70,10 +70,10 @@ class ResourcePoolTest {
   void badWorkersAreRefused() {
     assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 0, List.of(0, 0)));
     assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 0, List.of(-1)));
-    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", -2, List.of()));
-    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 0, List.of()));
-    pool.addWorker("w", 1, List.of());
-    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 1, List.of()));
+    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", -2, List.<Integer>of()));
+    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 0, List.<Integer>of()));
+    pool.addWorker("w", 1, List.<Integer>of());
+    assertThrows(IllegalArgumentException.class, () -> pool.addWorker("w", 1, List.<Integer>of()));
     assertEquals(1, pool.workerCount());
     pool.checkInvariants();
   }
@@ -83,7 +83,7 @@ class ResourcePoolTest {
     assertThrows(IllegalArgumentException.class, () -> new ResourceRequest(0, 0));
     assertThrows(IllegalArgumentException.class, () -> new ResourceRequest(-1, 1));
     assertThrows(IllegalArgumentException.class, () -> new ResourceRequest(1, -1));
-    pool.addWorker("w", 2, List.of());
+    pool.addWorker("w", 2, List.<Integer>of());
     pool.allocate("a", ResourceRequest.ofCpus(1)).orElseThrow();
     assertThrows(IllegalArgumentException.class, () -> pool.allocate("a", ResourceRequest.ofCpus(1)));
     pool.checkInvariants();

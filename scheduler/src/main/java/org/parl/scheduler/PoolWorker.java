@@ -1,0 +1,248 @@
+package org.parl.scheduler;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mutable state of one worker of a {@link ResourcePool}: what it lends, what its jobs hold, and
+ * the service state of it and of each GPU. It knows nothing of the pool's indexes; the pool re-files
+ * it after every change.
+ *
+ * <p>GPUs live in slots, by ascending index, with parallel arrays for their load so that the hot path
+ * (allocate, release) touches a few array cells and allocates nothing but the allocation itself.
+ */
+final class PoolWorker {
+
+  static final int UNITS = ResourceRequest.UNITS_PER_GPU;
+
+  /** One GPU of a worker, as filed in the pool's share index. */
+  static final class GpuSlot {
+    final PoolWorker worker;
+    final int slot;
+    final VacancyIndex.Node<GpuSlot> node;
+
+    GpuSlot(PoolWorker worker, int slot) {
+      this.worker = worker;
+      this.slot = slot;
+      this.node = new VacancyIndex.Node<>(this);
+    }
+
+    @Override
+    public String toString() {
+      return worker.id + "/GPU " + worker.gpus[slot].index();
+    }
+  }
+
+  final String id;
+  final int cpusTotal;
+  final GpuSpec[] gpus;
+  /** GPU index of each slot, ascending, for binary search. */
+  final int[] indexes;
+  /** Units held on each GPU: the sum of the shares, or {@link #UNITS} when one job holds it whole. */
+  final int[] units;
+  /** Memory budgets placed on each GPU, summed, in MiB. */
+  final long[] budgets;
+  final boolean[] wholeHeld;
+  final boolean[] gpuDrained;
+  final boolean[] quarantined;
+  final GpuSlot[] slots;
+  final Map<String, Allocation> jobs = new LinkedHashMap<>();
+  final VacancyIndex.Node<PoolWorker> gpuNode = new VacancyIndex.Node<>(this);
+  final VacancyIndex.Node<PoolWorker> cpuNode = new VacancyIndex.Node<>(this);
+  /** Which CPU index holds {@link #cpuNode}: true for the one of workers with a vacant GPU. */
+  boolean cpuNodeWithGpu;
+  boolean drained;
+  int cpusUsed;
+  /** GPUs with nothing held and in service: kept by {@link #recount()}. */
+  int vacantGpus;
+
+  PoolWorker(String id, int cpusTotal, GpuSpec[] sorted) {
+    this.id = id;
+    this.cpusTotal = cpusTotal;
+    this.gpus = sorted;
+    int n = sorted.length;
+    this.indexes = new int[n];
+    this.slots = new GpuSlot[n];
+    for (int s = 0; s < n; s++) {
+      indexes[s] = sorted[s].index();
+      slots[s] = new GpuSlot(this, s);
+    }
+    this.units = new int[n];
+    this.budgets = new long[n];
+    this.wholeHeld = new boolean[n];
+    this.gpuDrained = new boolean[n];
+    this.quarantined = new boolean[n];
+    recount();
+  }
+
+  int gpuTotal() {
+    return gpus.length;
+  }
+
+  int cpusVacant() {
+    return cpusTotal - cpusUsed;
+  }
+
+  /** The slot of a GPU index, or a negative number when the worker does not lend it. */
+  int slotOf(int gpuIndex) {
+    return Arrays.binarySearch(indexes, gpuIndex);
+  }
+
+  boolean inService(int s) {
+    return !drained && !gpuDrained[s] && !quarantined[s];
+  }
+
+  boolean untouched(int s) {
+    return units[s] == 0 && budgets[s] == 0;
+  }
+
+  void recount() {
+    int n = 0;
+    for (int s = 0; s < gpus.length; s++) {
+      if (untouched(s) && inService(s)) {
+        n++;
+      }
+    }
+    vacantGpus = n;
+  }
+
+  /** CPU vacancy as the indexes see it: a drained worker offers nothing. */
+  int cpusOffered() {
+    return drained ? 0 : cpusVacant();
+  }
+
+  /**
+   * The key of a GPU in the share index, or -1 when no share may be placed on it (out of service, or
+   * held whole). Twice the free units, plus one when nothing at all is held, so that a walk upwards
+   * from {@code 2 * share} meets the partly used GPU with the fewest sufficient free units first and
+   * untouched GPUs last.
+   */
+  int shareKey(int s) {
+    if (!inService(s) || wholeHeld[s]) {
+      return -1;
+    }
+    return 2 * (UNITS - units[s]) + (untouched(s) ? 1 : 0);
+  }
+
+  static int shareKeyFloor(int share) {
+    return 2 * share;
+  }
+
+  // ---- what a request could use -------------------------------------------------------------
+
+  /** Whether this GPU has the model and the total memory a request needs (its load aside). */
+  boolean capable(int s, ResourceRequest r) {
+    return gpus[s].matches(r.gpuModel()) && (r.gpuMemoryMb() == 0 || gpus[s].memoryMb() >= r.gpuMemoryMb());
+  }
+
+  /** GPUs that could hold the request with everything vacant and in service. */
+  int capableCount(ResourceRequest r) {
+    int n = 0;
+    for (int s = 0; s < gpus.length; s++) {
+      if (capable(s, r)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  boolean wholeFree(int s, ResourceRequest r) {
+    return untouched(s) && inService(s) && capable(s, r);
+  }
+
+  /** The slots that would take {@code r}'s whole GPUs now (lowest indexes first), or null. */
+  int[] pickWhole(ResourceRequest r) {
+    if (cpusVacant() < r.cpus() || vacantGpus < r.gpus()) {
+      return null;
+    }
+    int[] picked = new int[r.gpus()];
+    int n = 0;
+    for (int s = 0; s < gpus.length && n < picked.length; s++) {
+      if (wholeFree(s, r)) {
+        picked[n++] = s;
+      }
+    }
+    return n == picked.length ? picked : null;
+  }
+
+  long memoryFree(int s) {
+    return gpus[s].memoryMb() - budgets[s];
+  }
+
+  /** Whether the share or budget of {@code r} fits on this GPU now (CPUs aside). */
+  boolean shareFits(int s, ResourceRequest r) {
+    return inService(s) && !wholeHeld[s] && capable(s, r) && UNITS - units[s] >= r.gpuShare()
+        && (r.gpuMemoryMb() == 0 || memoryFree(s) >= r.gpuMemoryMb());
+  }
+
+  // ---- holding and giving back --------------------------------------------------------------
+
+  void hold(Allocation a) {
+    for (int g : a.gpus()) {
+      int s = slotOf(g);
+      if (a.wholeGpus()) {
+        wholeHeld[s] = true;
+      }
+      units[s] += a.gpuShare();
+      budgets[s] += a.gpuMemoryMb();
+    }
+    cpusUsed += a.cpus();
+    jobs.put(a.jobId(), a);
+    recount();
+  }
+
+  void giveBack(Allocation a) {
+    jobs.remove(a.jobId());
+    for (int g : a.gpus()) {
+      int s = slotOf(g);
+      if (a.wholeGpus()) {
+        wholeHeld[s] = false;
+      }
+      units[s] -= a.gpuShare();
+      budgets[s] -= a.gpuMemoryMb();
+    }
+    cpusUsed -= a.cpus();
+    recount();
+  }
+
+  /** The jobs holding GPU slot {@code s}. */
+  List<Allocation> holders(int s) {
+    List<Allocation> out = new ArrayList<>();
+    int index = indexes[s];
+    for (Allocation a : jobs.values()) {
+      if (a.gpus().contains(index)) {
+        out.add(a);
+      }
+    }
+    return out;
+  }
+
+  WorkerView view() {
+    List<Integer> vacant = new ArrayList<>();
+    List<Integer> used = new ArrayList<>();
+    List<Integer> outOfService = new ArrayList<>();
+    List<WorkerView.GpuLoad> loads = new ArrayList<>(gpus.length);
+    for (int s = 0; s < gpus.length; s++) {
+      int index = indexes[s];
+      if (!untouched(s)) {
+        used.add(index);
+      } else if (inService(s)) {
+        vacant.add(index);
+      } else {
+        outOfService.add(index);
+      }
+      loads.add(new WorkerView.GpuLoad(index, units[s], budgets[s], gpus[s].memoryMb(), gpuDrained[s], quarantined[s]));
+    }
+    return new WorkerView(id, cpusTotal, cpusUsed, vacant, used, outOfService, loads, drained,
+        new LinkedHashSet<>(jobs.keySet()));
+  }
+
+  @Override
+  public String toString() {
+    return id;
+  }
+}
