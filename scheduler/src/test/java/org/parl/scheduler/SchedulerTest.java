@@ -42,7 +42,7 @@ class SchedulerTest {
 
   @Test
   void cancelledRequestsAreNeverGranted() {
-    pool.addWorker("w", 1, List.of());
+    pool.addWorker("w", 1, List.<Integer>of());
     Allocation a = scheduler.submit(ResourceRequest.ofCpus(1), "a").allocation().orElseThrow();
     long waiting = scheduler.submit(ResourceRequest.ofCpus(1), "b").requestId();
     assertEquals("b", scheduler.cancel(waiting).orElseThrow());
