@@ -23,9 +23,10 @@
 
   function totalTiles(view, t) {
     const tiles = [tile("Workers", t.workers)];
-    if (view.clusterType === "gpu") {
+    if (view.clusterType !== "cpu") {
       tiles.push(tile("GPUs used", t.gpus.used, `/ ${t.gpus.total}`), tile("GPUs vacant", t.gpus.vacant));
-    } else {
+    }
+    if (view.clusterType !== "gpu") {
       tiles.push(tile("CPUs used", t.cpus.used, `/ ${t.cpus.total}`), tile("CPUs vacant", t.cpus.vacant));
     }
     tiles.push(tile("Jobs", t.jobs), tile("Clients", t.clients),
@@ -33,11 +34,19 @@
     return tiles;
   }
 
+  function gpuState(d, view) {
+    const jobs = d.jobIds && d.jobIds.length ? d.jobIds : (d.jobId ? [d.jobId] : []);
+    const links = jobs.flatMap((j, i) => i ? [", ", jobLink(j, view)] : [jobLink(j, view)]);
+    const share = d.shareUsed && d.shareUsed < 1000 ? `${(d.shareUsed / 1000).toFixed(3).replace(/0+$/, "")} used by ` : "used by ";
+    const budget = d.memoryBudgetMb ? ` · ${mb(d.memoryBudgetMb)} budgeted` : "";
+    if (d.state === "quarantined") return el("span", { class: "badge quarantined gpu-state", title: d.fault || "", text: "quarantined" + (d.fault ? ": " + d.fault : "") });
+    if (d.state === "drained") return el("span", { class: "badge drained gpu-state" }, jobs.length ? "drained, " + share : "drained", ...links);
+    if (d.state === "used") return el("span", { class: "badge used gpu-state" }, share, ...(links.length ? links : ["a job"]), budget);
+    return el("span", { class: "badge vacant gpu-state", text: "vacant" });
+  }
+
   function gpuRow(d, view) {
-    const used = d.state === "used";
-    const state = used
-      ? el("span", { class: "badge used gpu-state" }, "used by ", d.jobId ? jobLink(d.jobId, view) : "a job")
-      : el("span", { class: "badge vacant gpu-state", text: "vacant" });
+    const state = gpuState(d, view);
     return el("div", { class: "gpu " + d.state, "data-gpu": d.index },
       el("div", { class: "gid", text: `GPU ${d.index}` }),
       el("div", { class: "gname", title: d.uuid || "", text: d.name || "" }),

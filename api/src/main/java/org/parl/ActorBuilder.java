@@ -10,10 +10,32 @@ import io.vertx.core.Future;
  */
 public interface ActorBuilder<T> {
 
-  /** GPUs for the actor (GPU cluster only). */
+  /** Whole GPUs for the actor (GPU and mixed clusters). */
   ActorBuilder<T> gpus(int gpus);
 
-  /** CPUs for the actor (CPU cluster only). */
+  /**
+   * GPUs for the actor (GPU and mixed clusters): a whole number, or a share of one GPU below 1 in
+   * thousandths ({@code 0.25}, {@code 0.125}); a share never spans two GPUs. Shares are counted
+   * exactly, in integer thousandths. {@link #createAsync()} fails with {@link InvalidRequestException}
+   * for a fraction that is not a whole number of thousandths, or an amount above 1 that is not whole.
+   */
+  ActorBuilder<T> gpus(double gpus);
+
+  /**
+   * GPU memory budget in MiB on each of its GPUs (GPU and mixed clusters), with or without a share:
+   * the actor is placed only on a GPU whose memory minus the budgets already placed there holds it,
+   * and is stopped with {@link ActorLostException} naming the budget when its processes use more.
+   * With no {@code gpus}, the actor takes a place on one GPU by its budget alone. 0 for none.
+   */
+  ActorBuilder<T> gpuMemoryMb(long gpuMemoryMb);
+
+  /**
+   * Places the actor only on GPUs whose inventory name contains this text, ignoring case
+   * ({@code "A100"}, or a MIG profile such as {@code "1g.10gb"}); null or empty for any GPU.
+   */
+  ActorBuilder<T> gpuModel(String gpuModel);
+
+  /** CPUs for the actor (CPU clusters; on a mixed cluster also a GPU actor's own CPUs, default 1). */
   ActorBuilder<T> cpus(int cpus);
 
   /** Memory limit in MiB (heap and resident memory) of the actor's process; 0 for none. */
@@ -21,6 +43,13 @@ public interface ActorBuilder<T> {
 
   /** Whether to wait for vacant resources (default) or fail at once with {@link ResourceException}. */
   ActorBuilder<T> waitForResources(boolean wait);
+
+  /**
+   * Whether a request that no worker of the cluster could hold even with everything vacant waits
+   * (up to the resource-wait timeout) for a worker that may join; by default (false) it fails at once
+   * with {@link InvalidRequestException} naming the largest worker or the GPU models present.
+   */
+  ActorBuilder<T> waitForWorkers(boolean wait);
 
   /** Constructor arguments; the public constructor whose parameters accept them is used. */
   ActorBuilder<T> args(Object... args);
@@ -34,7 +63,8 @@ public interface ActorBuilder<T> {
    * when the cluster has no room (and the builder does not wait, or the wait ran out),
    * {@link ClusterMismatchException} when it asks for GPUs of a CPU cluster or the reverse,
    * {@link InvalidRequestException} when the actor's code cannot be loaded, has no such constructor,
-   * or the client is closed, {@link RemoteException} when the constructor threw,
+   * its resources are malformed or more than any worker of the cluster could hold (see
+   * {@link #waitForWorkers}), or the client is closed, {@link RemoteException} when the constructor threw,
    * {@link RemoteSerializationException} when the constructor arguments cannot be sent,
    * {@link ActorLostException} when the job ended while it was set up, and {@link ParlException}
    * for anything else.

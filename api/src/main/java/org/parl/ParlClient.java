@@ -1,6 +1,7 @@
 package org.parl;
 
 import io.vertx.core.Future;
+import java.util.List;
 
 /**
  * A connection to a parl cluster, from {@link Parl#connect(String)}. It creates actors and, when
@@ -20,8 +21,16 @@ public interface ParlClient extends AutoCloseable {
   /** This client's id in the cluster, as the monitor shows it. */
   String id();
 
-  /** {@code "cpu"} or {@code "gpu"}. */
+  /** {@code "cpu"}, {@code "gpu"} or {@code "mixed"}. */
   String clusterType();
+
+  /**
+   * The creates waiting for resources on the cluster now, in queue order, each with the reason the
+   * JobCenter computes for it (every client's, so that a wait behind others can be understood). The
+   * future fails with {@link ParlException} when the master does not answer, and with
+   * {@link InvalidRequestException} when this client is closed.
+   */
+  Future<List<PendingCreate>> waiting();
 
   /** The cluster's web monitor, or an empty string when it runs none. */
   String monitorUrl();

@@ -16,6 +16,7 @@ import org.parl.net.HostPort;
 import org.parl.node.AnyCertificate;
 import org.parl.security.ClusterToken;
 import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.ClientHandshake;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
@@ -78,7 +79,7 @@ final class ScaleClient implements AutoCloseable {
   /** Allocates a 1-CPU job; its id. */
   String allocate() throws IOException {
     long id = nextId++;
-    write(new GatewayRequest.Create(id, 1, 0, 0, RESOURCE_WAIT_MS, "org.parl.bench.Simulated"));
+    write(new GatewayRequest.Create(id, ActorResources.cpus(1), RESOURCE_WAIT_MS, "org.parl.bench.Simulated", false));
     return answer(id, GatewayReply.Created.class).job().jobId();
   }
 

@@ -41,11 +41,15 @@ public final class MasterCommand implements Callable<Integer> {
   @Option(names = "--gpu-cluster", description = "Lend GPUs instead of CPUs.")
   boolean gpuCluster;
 
+  @Option(names = "--mixed", description = "A mixed cluster: workers lend CPUs and, where they have them, GPUs; "
+      + "CPU and GPU actors side by side.")
+  boolean mixed;
+
   @Option(names = "--cpus", paramLabel = "N", description = "CPUs the local worker lends (default: all cores).")
   Integer cpus;
 
   @Option(names = "--gpus", split = ",", paramLabel = "ID",
-      description = "GPU ids the local worker lends on a GPU cluster (default: all detected).")
+      description = "GPU ids the local worker lends on a GPU or mixed cluster (default: all detected).")
   List<Integer> gpus;
 
   @Option(names = "--monitor-port", paramLabel = "PORT",
@@ -101,7 +105,7 @@ public final class MasterCommand implements Callable<Integer> {
       return Detacher.detach("master", spec.root().commandLine().getParseResult().originalArgs());
     }
     ClusterInfo joined = standby ? BlockingGateway.joinAsMaster(join, token) : null;
-    ClusterType type = joined != null ? joined.type() : gpuCluster ? ClusterType.GPU : ClusterType.CPU;
+    ClusterType type = joined != null ? joined.type() : gpuCluster ? ClusterType.GPU : mixed ? ClusterType.MIXED : ClusterType.CPU;
     WorkerSettings local = noLocalWorker ? null
         : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
     MasterNode.Spec what = joined != null
@@ -137,8 +141,8 @@ public final class MasterCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
       }
-      if (gpuCluster || encryptData || maxGpusPerActorSet()) {
-        throw new ParameterException(spec.commandLine(), "a standby takes --gpu-cluster, --encrypt-data and "
+      if (gpuCluster || mixed || encryptData || maxGpusPerActorSet()) {
+        throw new ParameterException(spec.commandLine(), "a standby takes --gpu-cluster, --mixed, --encrypt-data and "
             + "--max-gpus-per-actor from the cluster it joins: drop them");
       }
     } else if (address != null) {
@@ -159,8 +163,12 @@ public final class MasterCommand implements Callable<Integer> {
     if (noLocalWorker && (cpus != null || gpus != null)) {
       throw new ParameterException(spec.commandLine(), "--cpus and --gpus describe the local worker; drop them with --no-local-worker");
     }
-    if (!gpuCluster && !standby && gpus != null) {
-      throw new ParameterException(spec.commandLine(), "--gpus needs --gpu-cluster (a CPU cluster lends no GPUs)");
+    if (gpuCluster && mixed) {
+      throw new ParameterException(spec.commandLine(), "--gpu-cluster and --mixed exclude each other: a mixed cluster "
+          + "already lends GPUs beside CPUs");
+    }
+    if (!gpuCluster && !mixed && !standby && gpus != null) {
+      throw new ParameterException(spec.commandLine(), "--gpus needs --gpu-cluster or --mixed (a CPU cluster lends no GPUs)");
     }
     if (gpuCluster && cpus != null) {
       throw new ParameterException(spec.commandLine(), "--cpus does not apply to a GPU cluster, which lends GPUs (--gpus)");

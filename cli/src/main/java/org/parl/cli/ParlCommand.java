@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "A cluster of CPU and GPU workers that runs remote actors.",
     subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class,
-        SlurmCommand.class, CertCommand.class, DemoCommand.class, BenchCommand.class, ClasspathCommand.class})
+        SlurmCommand.class, CertCommand.class, DemoCommand.class, BenchCommand.class, ClasspathCommand.class,
+        DrainCommand.class, DrainCommand.Undrain.class})
 public final class ParlCommand implements Runnable {
 
   @Override

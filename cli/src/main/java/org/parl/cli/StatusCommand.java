@@ -13,6 +13,7 @@ import org.parl.node.NodeFailure;
 import org.parl.security.ClusterToken;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.MasterState;
+import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,6 +32,10 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Option(names = "--address", paramLabel = "HOST:PORT", description = "Ask only this master.")
   String address;
+
+  @Option(names = "--waiting", description = "Also list the creates waiting for resources: client, program, age, "
+      + "what each asks and why it waits.")
+  boolean waiting;
 
   @Mixin
   TokenOption tokenOption;
@@ -57,7 +62,11 @@ public final class StatusCommand implements Callable<Integer> {
     AuthenticationException refused = null;
     for (HostPort t : targets) {
       try {
-        System.out.println(describe(t, BlockingGateway.status(t, token)));
+        GatewayReply.Status status = BlockingGateway.status(t, token);
+        System.out.println(describe(t, status));
+        if (waiting) {
+          System.out.println(waitingLines(status.waitingCreates()));
+        }
         reached++;
       } catch (NodeFailure e) {
         System.out.println(t + "  unreachable: " + e.getMessage());
@@ -95,9 +104,55 @@ public final class StatusCommand implements Callable<Integer> {
         "%s  %s cluster  %d worker(s)  CPUs %d used / %d vacant  GPUs %d used / %d vacant  %d client(s)  monitor %s",
         t, s.cluster().clusterType().toUpperCase(Locale.ROOT), s.workers().size(), cpusUsed, cpusVacant, gpusUsed,
         gpusVacant, s.clients(), s.cluster().monitorUrl().isEmpty() ? "-" : s.cluster().monitorUrl()));
+    for (WorkerState w : s.workers()) {
+      gpuLine(w).ifPresent(line -> out.append(String.format("%n  %s", line)));
+    }
     for (MasterState m : s.masters()) {
       out.append(String.format("%n  master %s  %s  monitor %s  (member %s)", m.address(), m.active() ? "active " : "standby",
           m.monitorUrl().isEmpty() ? "-" : m.monitorUrl(), m.memberId()));
+    }
+    return out.toString();
+  }
+
+  /**
+   * A worker's GPUs when any is shared, budgeted, drained or quarantined (for whole GPUs the summary
+   * line says it all): {@code worker w-1: GPU 0 0.75 used (2 jobs, 4096 MiB budgeted), GPU 1 vacant, GPU 2 drained}.
+   */
+  static java.util.Optional<String> gpuLine(WorkerState w) {
+    boolean notable = w.drained() || w.gpuShares().stream().anyMatch(g -> (g.shareUsed() > 0 && g.shareUsed() < 1000)
+        || g.memoryBudgetMb() > 0 || g.drained() || g.quarantined());
+    if (!notable) {
+      return java.util.Optional.empty();
+    }
+    List<String> parts = new ArrayList<>();
+    for (WorkerState.GpuShare g : w.gpuShares()) {
+      String state = g.quarantined() ? "quarantined" + (g.fault() == null ? "" : " (" + g.fault() + ")")
+          : g.drained() ? "drained" : g.shareUsed() == 0 && g.memoryBudgetMb() == 0 ? "vacant"
+          : g.shareUsed() == 1000 ? "used" : shareText(g.shareUsed()) + " used";
+      if (g.memoryBudgetMb() > 0) {
+        state += ", " + g.memoryBudgetMb() + " of " + g.memoryMb() + " MiB budgeted";
+      }
+      parts.add("GPU " + g.index() + " " + state);
+    }
+    return java.util.Optional.of("worker " + w.id() + (w.drained() ? " (drained)" : "") + ": " + String.join(", ", parts));
+  }
+
+  private static String shareText(int units) {
+    return java.math.BigDecimal.valueOf(units, 3).stripTrailingZeros().toPlainString();
+  }
+
+  /** One line per waiting create: its place, client, program, age, what it asks and why it waits. */
+  static String waitingLines(List<WaitingCreate> waiting) {
+    if (waiting.isEmpty()) {
+      return "  no create is waiting for resources";
+    }
+    StringBuilder out = new StringBuilder(String.format("  %d create(s) waiting:", waiting.size()));
+    for (WaitingCreate w : waiting) {
+      out.append(String.format("%n  #%d  client %s (%s)  %s  waiting %.1f s  asks %s%n      why: %s", w.ahead() + 1,
+          w.clientId(), w.program(), w.actorClass(), w.ageMs() / 1000.0, w.asks(), w.reason()));
+      for (String d : w.details()) {
+        out.append(String.format("%n        %s", d));
+      }
     }
     return out.toString();
   }

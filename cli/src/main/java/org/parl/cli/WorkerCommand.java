@@ -37,15 +37,16 @@ public final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--address", required = true, paramLabel = "HOST:PORT", description = "The master's address.")
   String address;
 
-  @ArgGroup(exclusive = true)
+  @ArgGroup(exclusive = false)
   Lends lends = new Lends();
 
+  /** What the worker lends; a CPU or GPU cluster refuses the other kind with one sentence (LocalWorker). */
   static final class Lends {
-    @Option(names = "--cpus", paramLabel = "N", description = "CPUs to lend on a CPU cluster (default: all cores).")
+    @Option(names = "--cpus", paramLabel = "N", description = "CPUs to lend on a CPU or mixed cluster (default: all cores).")
     Integer cpus;
 
     @Option(names = "--gpus", split = ",", paramLabel = "ID",
-        description = "GPU ids to lend on a GPU cluster (default: all detected).")
+        description = "GPU ids to lend on a GPU or mixed cluster (default: all detected).")
     List<Integer> gpus;
   }
 

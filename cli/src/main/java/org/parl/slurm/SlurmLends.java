@@ -26,6 +26,14 @@ public final class SlurmLends {
       }
       return LocalWorker.resolve(type, env.cpusOnNode(), null, inventory, host);
     }
+    if (type == ClusterType.MIXED) {
+      if (env.cpusOnNode() == null || env.cpusOnNode() < 1) {
+        throw new NodeFailure("SLURM_CPUS_ON_NODE is not set on node " + env.nodeName() + ", so the CPUs Slurm gave "
+            + "this node are not known: start the worker with srun inside the allocation");
+      }
+      return LocalWorker.resolve(type, env.cpusOnNode(), SlurmGpus.lent(env, inventory.read(), inventory.binary()),
+          inventory, host);
+    }
     return LocalWorker.resolve(type, null, SlurmGpus.lent(env, inventory.read(), inventory.binary()), inventory, host);
   }
 }

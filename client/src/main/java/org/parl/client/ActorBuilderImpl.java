@@ -8,21 +8,25 @@ import org.parl.ActorBuilder;
 import org.parl.InvalidRequestException;
 import org.parl.RemoteActor;
 import org.parl.RemoteClass;
+import org.parl.wire.gateway.ActorResources;
 
 /** Collects an actor's resources and arguments, starting from its {@link RemoteClass} defaults. */
 final class ActorBuilderImpl<T> implements ActorBuilder<T> {
 
   /** What to create; validated before anything is sent. */
   record Spec<T>(Class<T> api, Class<? extends T> impl, Constructor<?> ctor, Object[] args,
-                 int cpus, int gpus, int maxMemoryMb, boolean waitForResources) {}
+                 ActorResources resources, boolean waitForResources, boolean waitForWorkers) {}
 
   private final ParlClientImpl client;
   private final Class<T> api;
   private final Class<? extends T> impl;
-  private int gpus;
+  private double gpus;
+  private long gpuMemoryMb;
+  private String gpuModel;
   private int cpus;
   private int maxMemoryMb;
   private boolean waitForResources;
+  private boolean waitForWorkers;
   private Object[] args = new Object[0];
 
   ActorBuilderImpl(ParlClientImpl client, Class<T> api, Class<? extends T> impl) {
@@ -33,12 +37,39 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     gpus = rc == null ? 0 : rc.gpus();
     cpus = rc == null ? 1 : rc.cpus();
     maxMemoryMb = rc == null ? 0 : rc.maxMemoryMb();
+    gpuMemoryMb = rc == null ? 0 : rc.gpuMemoryMb();
+    gpuModel = rc == null ? null : rc.gpuModel();
     waitForResources = rc == null || rc.waitForResources();
+    waitForWorkers = rc != null && rc.waitForWorkers();
   }
 
   @Override
   public ActorBuilder<T> gpus(int n) {
     this.gpus = n;
+    return this;
+  }
+
+  @Override
+  public ActorBuilder<T> gpus(double n) {
+    this.gpus = n;
+    return this;
+  }
+
+  @Override
+  public ActorBuilder<T> gpuMemoryMb(long mb) {
+    this.gpuMemoryMb = mb;
+    return this;
+  }
+
+  @Override
+  public ActorBuilder<T> gpuModel(String model) {
+    this.gpuModel = model;
+    return this;
+  }
+
+  @Override
+  public ActorBuilder<T> waitForWorkers(boolean wait) {
+    this.waitForWorkers = wait;
     return this;
   }
 
@@ -95,14 +126,25 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     if (!Modifier.isPublic(impl.getModifiers()) || (impl.getEnclosingClass() != null && !Modifier.isStatic(impl.getModifiers()))) {
       throw new InvalidRequestException(impl.getName() + " must be a public top-level or static nested class");
     }
-    if (gpus < 0 || cpus < 0 || maxMemoryMb < 0) {
+    if (gpus < 0 || cpus < 0 || maxMemoryMb < 0 || gpuMemoryMb < 0) {
       throw new InvalidRequestException("resources must not be negative (gpus=" + gpus + ", cpus=" + cpus
-          + ", maxMemoryMb=" + maxMemoryMb + ")");
+          + ", maxMemoryMb=" + maxMemoryMb + ", gpuMemoryMb=" + gpuMemoryMb + ")");
     }
     if (maxMemoryMb > 0 && maxMemoryMb < 64) {
       throw new InvalidRequestException("maxMemoryMb=" + maxMemoryMb + " is too small for a JVM: give at least 64");
     }
-    return new Spec<>(api, impl, constructor(), args, gpus > 0 ? 0 : cpus, gpus, maxMemoryMb, waitForResources);
+    if (gpuMemoryMb > 1L << 40 || (gpuModel != null && gpuModel.length() > ActorResources.MAX_MODEL)) {
+      throw new InvalidRequestException("gpuMemoryMb is at most " + (1L << 40) + " and gpuModel at most "
+          + ActorResources.MAX_MODEL + " characters");
+    }
+    int[] split;
+    try {
+      split = ActorResources.splitGpus(gpus);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRequestException(e.getMessage());
+    }
+    ActorResources resources = new ActorResources(cpus, split[0], split[1], gpuMemoryMb, gpuModel, maxMemoryMb);
+    return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers);
   }
 
   private Constructor<?> constructor() {

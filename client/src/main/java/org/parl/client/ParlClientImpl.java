@@ -29,6 +29,7 @@ import org.parl.ConnectOptions;
 import org.parl.InvalidRequestException;
 import org.parl.ParlClient;
 import org.parl.ParlException;
+import org.parl.PendingCreate;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
 import org.parl.net.HostPort;
@@ -59,6 +60,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /** Extra time a create may take beyond the resource wait: starting a job JVM on a busy host. */
   private static final long LAUNCH_SLACK_MS = 150_000;
+  /** How long {@link #waiting()} waits for the master's answer. */
+  private static final long WAITING_TIMEOUT_MS = 10_000;
   private static final int CONNECT_MS = 10_000;
   /** Where shared areas for jobs on this host are made: /dev/shm when there is one. */
   private static final Path SHM_PARENT = SharedArea.defaultParent(Path.of(System.getProperty("java.io.tmpdir")));
@@ -209,6 +212,17 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     return welcome.cluster().monitorUrl();
   }
 
+  @Override
+  public Future<List<PendingCreate>> waiting() {
+    if (closing != null) {
+      return Future.failedFuture(new InvalidRequestException("this client is closed"));
+    }
+    return onContext(() -> viaGateway(g -> g.request(GatewayRequest.ListWaiting::new, GatewayReply.Waiting.class,
+        WAITING_TIMEOUT_MS)))
+        .map(w -> w.waiting().stream().map(c -> new PendingCreate(c.clientId(), c.actorClass(),
+            java.time.Duration.ofMillis(c.ageMs()), c.asks(), c.ahead(), c.reason(), c.details())).toList());
+  }
+
   <T> Future<RemoteActor<T>> create(ActorBuilderImpl.Spec<T> spec) {
     if (closing != null) {
       return Future.failedFuture(new InvalidRequestException("this client is closed"));
@@ -224,8 +238,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     Context caller = Vertx.currentContext();
     Promise<RemoteActor<T>> result = Promise.promise();
     bundle(spec)
-        .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.cpus(),
-                spec.gpus(), spec.maxMemoryMb(), waitMs, spec.impl().getName()), GatewayReply.Created.class,
+        .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.resources(),
+                waitMs, spec.impl().getName(), spec.waitForWorkers()), GatewayReply.Created.class,
                 waitMs + LAUNCH_SLACK_MS)))
             .map(created -> new Placed(created.job(), code)))
         .onComplete(placed -> {
@@ -279,7 +293,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     DataHello.Opened opened;
     try {
       opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
-          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(job.host(), spec.maxMemoryMb()));
+          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(job.host(), spec.resources().maxMemoryMb()));
     } catch (IOException e) {
       Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
       if (ended.isPresent()) {

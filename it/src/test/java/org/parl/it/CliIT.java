@@ -104,7 +104,7 @@ class CliIT {
     run("master", "--host", "no-such-host.invalid").expect(2, "is not an address of this host");
     run("worker").expect(2, "Missing required option: '--address");
     run("worker", "--address", "nowhere").expect(2, "address must look like HOST:PORT");
-    run("worker", "--address", "127.0.0.1:8010", "--cpus", "2", "--gpus", "0").expect(2, "mutually exclusive");
+    run("master", "--gpu-cluster", "--mixed").expect(2, "--gpu-cluster and --mixed exclude each other");
     run("status", "--address", "127.0.0.1:0").expect(2, "port in '127.0.0.1:0' must be between 1 and 65535");
     run("master", "--max-connections-per-address", "0")
         .expect(2, "--max-connections-per-address must be between 1 and 100000, not 0");

@@ -4,10 +4,25 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import org.parl.wire.BadMessageException;
 
-/** Whether a cluster lends CPUs (the default) or GPUs; fixed when the master starts. In JSON, its label. */
+/**
+ * Whether a cluster lends CPUs (the default), GPUs (PARL's two kinds), or both side by side (a mixed
+ * cluster: workers lend CPUs and, where they have them, GPUs); fixed when the master starts. In JSON,
+ * its label.
+ */
 public enum ClusterType {
   CPU,
-  GPU;
+  GPU,
+  MIXED;
+
+  /** Whether workers of this cluster lend CPUs. */
+  public boolean lendsCpus() {
+    return this != GPU;
+  }
+
+  /** Whether workers of this cluster may lend GPUs. */
+  public boolean lendsGpus() {
+    return this != CPU;
+  }
 
   @JsonValue
   public String label() {
@@ -21,6 +36,6 @@ public enum ClusterType {
         return t;
       }
     }
-    throw new BadMessageException("clusterType must be \"cpu\" or \"gpu\", not " + s);
+    throw new BadMessageException("clusterType must be \"cpu\", \"gpu\" or \"mixed\", not " + s);
   }
 }

@@ -5,6 +5,7 @@ import org.parl.cluster.ClusterType;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
 import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
 /** The replies to {@link Request}s; a failure is an event-bus failure with an {@code ErrorKind} code instead. */
@@ -12,6 +13,13 @@ public sealed interface ControlReply extends ControlMessage {
 
   /** Most jobs a snapshot or job list carries. */
   int MAX_JOBS = 1 << 20;
+
+  /** The creates waiting for resources, in queue order, each with why (answer to {@code GetWaiting}). */
+  record WaitingList(List<WaitingCreate> waiting) implements ControlReply {
+    public WaitingList {
+      waiting = Checks.list("waiting", waiting, MAX_JOBS);
+    }
+  }
 
   /** Done, nothing more to say. */
   record Done() implements ControlReply {}
@@ -72,9 +80,13 @@ public sealed interface ControlReply extends ControlMessage {
    * (against {@code jobs.maxWaitingPerClient}); and the jobs this JobCenter started, and those it
    * saw lost (a job process or its worker died), since it became active.
    */
-  record QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient, long jobsStarted, long jobsLost)
-      implements ControlReply {
+  record QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient, long jobsStarted, long jobsLost,
+      java.util.Map<String, Integer> byReason) implements ControlReply {
     public QueueFigures {
+      byReason = byReason == null ? java.util.Map.of() : java.util.Map.copyOf(byReason);
+      if (byReason.size() > 32) {
+        throw new org.parl.wire.BadMessageException("field 'byReason' has " + byReason.size() + " entries, at most 32 allowed");
+      }
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
       Checks.range("mostWaitingOfOneClient", mostWaitingOfOneClient, 0, Integer.MAX_VALUE);
@@ -83,7 +95,7 @@ public sealed interface ControlReply extends ControlMessage {
     }
 
     public QueueFigures(int waiting, long longestWaitMs, int mostWaitingOfOneClient) {
-      this(waiting, longestWaitMs, mostWaitingOfOneClient, 0, 0);
+      this(waiting, longestWaitMs, mostWaitingOfOneClient, 0, 0, java.util.Map.of());
     }
 
     public QueueFigures(int waiting, long longestWaitMs) {

@@ -8,8 +8,10 @@ import org.parl.control.ControlReply.Granted;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.ControlReply.WaitingList;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
+import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.GatewayRequest;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
@@ -64,22 +66,33 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
   /**
    * A client's request for a job, answered when a worker has the resources or failed after
-   * {@code timeoutMs}. Amounts are taken as given (negative ones included) so that the JobCenter
-   * answers each wrong amount with its own message.
+   * {@code timeoutMs}.
    *
+   * @param resources what the actor asks for, as its client stated it
    * @param gateway the member UUID of the master whose gateway asks: when that master leaves, its
    *     waiting requests are given up (its clients resubmit them elsewhere, SPEC §10)
+   * @param waitForWorkers whether a request no worker could ever hold waits for workers that may join
+   * @param program the client's program, as its hello named it: shown beside a waiting request
    */
-  record Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass,
-      String gateway) implements JobCenterRequest, Request<Granted> {
+  record Allocate(String clientId, ActorResources resources, @Required long timeoutMs, String actorClass,
+      String gateway, boolean waitForWorkers, String program) implements JobCenterRequest, Request<Granted> {
     public Allocate {
+      program = Checks.name("program", program, "?");
       Checks.name("clientId", clientId);
-      Checks.range("cpus", cpus, -(1 << 20), 1 << 20);
-      Checks.range("gpus", gpus, -(1 << 20), 1 << 20);
-      Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
+      Checks.present("resources", resources);
       Checks.range("timeoutMs", timeoutMs, 0, GatewayRequest.MAX_TIMEOUT_MS);
       actorClass = Checks.name("actorClass", actorClass, "?");
       gateway = Checks.name("gateway", gateway, "?");
+    }
+
+    /** A request for CPUs or whole GPUs, as PARL's clusters ask. */
+    public Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, long timeoutMs, String actorClass,
+        String gateway) {
+      this(clientId, new ActorResources(cpus, gpus, 0, 0, null, maxMemoryMb), timeoutMs, actorClass, gateway, false, "?");
+    }
+
+    public int maxMemoryMb() {
+      return resources.maxMemoryMb();
     }
   }
 
@@ -118,6 +131,24 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
   /** Everything at once, with the pool's invariant checked: for {@code parl status} and tests. */
   record GetSnapshot() implements JobCenterRequest, Request<Snapshot> {}
+
+  /** The waiting requests, each with why it waits (SPEC §4.1). */
+  record GetWaiting() implements JobCenterRequest, Request<WaitingList> {}
+
+  /**
+   * An operator takes a worker, or one of its GPUs, out of service or puts it back (SPEC §11):
+   * nothing new is placed there, what runs there goes on.
+   *
+   * @param gpu the GPU's index, or null for the whole worker
+   */
+  record Drain(String workerId, Integer gpu, boolean drained) implements JobCenterRequest, Request<Done> {
+    public Drain {
+      Checks.name("workerId", workerId);
+      if (gpu != null) {
+        Checks.range("gpu", gpu, 0, Checks.MAX_ID);
+      }
+    }
+  }
 
   /** The waiting requests in figures, cheap enough for the monitor to ask every few seconds. */
   record GetQueue() implements JobCenterRequest, Request<QueueFigures> {}

@@ -77,6 +77,11 @@ final class GatewaySession {
     onAuthenticated = action;
   }
 
+  /** The program its client's hello named ("?" before the hello). */
+  String program() {
+    return hello == null ? "?" : hello.program();
+  }
+
   void becomeClient(String id, ClientHello helloMessage) {
     this.clientId = id;
     this.hello = helloMessage;

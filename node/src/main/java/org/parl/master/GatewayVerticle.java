@@ -31,7 +31,9 @@ import org.parl.control.GatewayQuery.ListHeld;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
+import org.parl.control.JobCenterRequest.Drain;
 import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
@@ -145,9 +147,11 @@ public final class GatewayVerticle extends VerticleBase {
     on(MonitorHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(MasterHello.class, (s, r) -> s.send(new GatewayReply.Joining(r.id(), info.get().description())));
     on(StatusHello.class, this::status);
+    on(GatewayRequest.DrainHello.class, this::drain);
     on(Create.class, this::create);
     on(Kill.class, this::kill);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
+    on(GatewayRequest.ListWaiting.class, this::listWaiting);
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
     MapPublisher use = new MapPublisher(vertx, Addresses.CLUSTER_MAP, node.records()); // the connections against their caps, for /metrics
     String useKey = Addresses.gatewayKey(node.memberId());
@@ -355,15 +359,32 @@ public final class GatewayVerticle extends VerticleBase {
   }
 
   private void status(GatewaySession session, StatusHello r) {
-    JobCenterCalls.request(vertx, masters, new GetSnapshot(), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
-        .onSuccess(s -> session.send(new GatewayReply.Status(r.id(), info.get().description(), s.workers(),
-            s.jobs().size(), s.waiting(), clients.size(), masters.get().states())))
+    var snapshot = JobCenterCalls.request(vertx, masters, new GetSnapshot(), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS);
+    var waiting = JobCenterCalls.request(vertx, masters, new GetWaiting(), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS);
+    Future.all(snapshot, waiting)
+        .onSuccess(all -> {
+          var s = snapshot.result();
+          session.send(new GatewayReply.Status(r.id(), info.get().description(), s.workers(), s.jobs().size(),
+              s.waiting(), clients.size(), masters.get().states(), waiting.result().waiting()));
+        })
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void drain(GatewaySession session, GatewayRequest.DrainHello r) {
+    JobCenterCalls.request(vertx, masters, new Drain(r.workerId(), r.gpu(), r.drained()), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
+        .onSuccess(done -> session.send(new GatewayReply.Done(r.id())))
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void listWaiting(GatewaySession session, GatewayRequest.ListWaiting r) {
+    JobCenterCalls.request(vertx, masters, new GetWaiting(), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS)
+        .onSuccess(w -> session.send(new GatewayReply.Waiting(r.id(), w.waiting())))
         .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
   }
 
   private void create(GatewaySession session, Create r) {
-    placer.place(new Allocate(session.clientId(), r.cpus(), r.gpus(), r.maxMemoryMb(), r.timeoutMs(), r.actorClass(),
-            node.memberId()))
+    placer.place(new Allocate(session.clientId(), r.resources(), r.timeoutMs(), r.actorClass(), node.memberId(),
+            r.waitForWorkers(), session.program()))
         .onSuccess(job -> {
           if (session.closed()) {
             placer.kill(job.workerId(), job.jobId(), "its client disconnected before the job started");

@@ -18,6 +18,8 @@ import org.parl.scheduler.ResourceRequest;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.ActorResources;
+import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
 /**
@@ -47,7 +49,10 @@ public final class JobCenter<H> {
   /** The gateway member named by adopted jobs: no gateway is waiting for them. */
   static final String ADOPTED = "adopted";
 
-  private record Waiting<H>(Allocate request, H handle) {}
+  private record Waiting<H>(Allocate request, H handle, ResourceRequest resources) {}
+
+  /** How long after a JobCenter starts its workers may still be arriving. */
+  static final long WORKERS_ARRIVING_NANOS = 3_000_000_000L;
 
   private final ClusterType type;
   private final int maxGpusPerActor;
@@ -57,6 +62,7 @@ public final class JobCenter<H> {
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
   private long jobCounter;
+  private final long startedNanos;
 
   public JobCenter(ClusterType type, int maxGpusPerActor) {
     this(type, maxGpusPerActor, LimitSettings.DEFAULTS.maxWaitingPerClient(), 1);
@@ -73,6 +79,7 @@ public final class JobCenter<H> {
     this.maxGpusPerActor = maxGpusPerActor;
     this.jobCounter = firstJobNumber - 1;
     this.scheduler = new Scheduler<>(pool, () -> "job-" + (++jobCounter));
+    this.startedNanos = System.nanoTime();
   }
 
   /** The number in a job id {@code job-N}, or 0 for an id of another form. */
@@ -110,6 +117,10 @@ public final class JobCenter<H> {
     if (known != null) {
       throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " is already registered");
     }
+    if (type == ClusterType.MIXED && w.cpus() < 1) {
+      throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " offers no CPUs: a worker of a mixed cluster lends "
+          + "at least 1 CPU");
+    }
     if (type == ClusterType.GPU && w.gpus().isEmpty()) {
       throw new Rejected(ErrorKind.MISMATCH, "this is a GPU cluster and worker " + w.workerId() + " on "
           + w.hostname() + " offers no GPUs: start it on a host with GPUs, or with --gpus listing some");
@@ -122,7 +133,7 @@ public final class JobCenter<H> {
     if (type == ClusterType.CPU && w.cpus() < 1) {
       throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " offers no CPUs");
     }
-    pool.addWorker(w.workerId(), type == ClusterType.CPU ? w.cpus() : 0, w.gpus());
+    pool.addWorker(w.workerId(), type.lendsCpus() ? w.cpus() : 0, GpuSpecs.of(w));
     workers.put(w.workerId(), w.running(List.of()));
     List<JobRecord> adopted = new ArrayList<>();
     Map<String, String> stop = new LinkedHashMap<>();
@@ -140,18 +151,25 @@ public final class JobCenter<H> {
     if (jobs.containsKey(job.jobId())) {
       return Optional.of("job " + job.jobId() + " is already held on worker " + jobs.get(job.jobId()).workerId());
     }
-    int cpus = type == ClusterType.CPU ? job.cpus() : 0;
-    if ((type == ClusterType.CPU) != job.gpus().isEmpty() || (type == ClusterType.CPU && cpus < 1)) {
+    int cpus = type.lendsCpus() ? job.cpus() : 0;
+    boolean gpuJob = !job.gpus().isEmpty();
+    if ((type == ClusterType.CPU && (gpuJob || cpus < 1)) || (type == ClusterType.GPU && !gpuJob)
+        || (type == ClusterType.MIXED && !gpuJob && cpus < 1)) {
       return Optional.of("job " + job.jobId() + " holds " + job.cpus() + " CPU(s) and GPUs " + job.gpus()
           + ", which a " + type.label() + " cluster does not grant");
     }
+    Allocation held;
     try {
-      pool.adopt(new Allocation(job.jobId(), w.workerId(), cpus, job.gpus()));
+      held = new Allocation(job.jobId(), w.workerId(), cpus, job.gpus(), job.gpuShare(), job.gpuMemoryMb());
+      pool.adopt(held);
     } catch (IllegalArgumentException e) {
       return Optional.of(e.getMessage());
     }
-    Allocate request = new Allocate(job.clientId(), cpus, job.gpus().size(), job.maxMemoryMb(), 0, job.actorClass(), ADOPTED);
-    jobs.put(job.jobId(), new JobRecord(request, new Allocation(job.jobId(), w.workerId(), cpus, job.gpus()), job.createdAt()));
+    boolean whole = held.wholeGpus();
+    ActorResources asked = new ActorResources(cpus, whole ? job.gpus().size() : 0, whole ? 0 : job.gpuShare(),
+        job.gpuMemoryMb(), null, job.maxMemoryMb());
+    jobs.put(job.jobId(), new JobRecord(new Allocate(job.clientId(), asked, 0, job.actorClass(), ADOPTED, false, "?"), held,
+        job.createdAt()));
     jobCounter = Math.max(jobCounter, jobNumber(job.jobId()));
     return Optional.empty();
   }
@@ -183,43 +201,108 @@ public final class JobCenter<H> {
   /**
    * Validates a request and grants it at once or queues it.
    *
-   * @throws Rejected when the request can never be served as asked
+   * @throws Rejected when the request can never be served as asked: wrong for this cluster, or (unless
+   *     it waits for workers) more than any worker of the cluster could hold even with everything vacant
    */
   public Submitted submit(Allocate r, H handle) {
-    ResourceRequest resources = validate(r);
+    ResourceRequest resources = Requests.validate(type, maxGpusPerActor, r.resources());
     if (scheduler.waitingCount() >= maxWaitingPerClient && waitingOf(r.clientId()) >= maxWaitingPerClient) {
       throw new Rejected(ErrorKind.INVALID, "client " + r.clientId() + " already has " + maxWaitingPerClient
           + " creates waiting for resources, the cap: wait for some to be served, or raise jobs.maxWaitingPerClient in "
           + LimitSettings.FILE + " on the master");
     }
-    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
+    if (!waitsForWorkers(r)) {
+      pool.neverFits(resources).ifPresent(why -> {
+        throw new Rejected(ErrorKind.INVALID, neverMessage(resources, why));
+      });
+    }
+    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle, resources));
     return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
   }
 
-  private ResourceRequest validate(Allocate r) {
-    if (type == ClusterType.CPU) {
-      if (r.gpus() > 0) {
-        throw new Rejected(ErrorKind.MISMATCH, "this is a CPU cluster and the actor asks for " + r.gpus()
-            + " GPU(s): ask for CPUs instead (@RemoteClass(cpus = N)), or connect to a cluster started with --gpu-cluster");
+  /**
+   * Whether a request no worker can hold waits for a worker to join: when its client asked so, and
+   * for everybody while the workers of a new cluster (or of a takeover) are still arriving.
+   */
+  private boolean waitsForWorkers(Allocate r) {
+    return r.waitForWorkers() || System.nanoTime() - startedNanos < WORKERS_ARRIVING_NANOS;
+  }
+
+  private static String neverMessage(ResourceRequest r, String why) {
+    return "no worker of this cluster could ever hold " + r + ": " + why + ". Ask for less, add a worker that can "
+        + "hold it, or create with waitForWorkers(true) to wait for one";
+  }
+
+  /**
+   * Fails the waiting requests that no worker left in the pool could ever hold (the last worker able
+   * to serve them left), except those that wait for workers.
+   *
+   * @return their handles, each with the message to fail it with
+   */
+  public Map<H, String> dropNeverFitting() {
+    Map<H, String> dropped = new LinkedHashMap<>();
+    for (Scheduler.Waiting<Waiting<H>> w : scheduler.dropNeverFitting(t -> waitsForWorkers(t.request()))) {
+      String why = pool.neverFits(w.request()).orElse("no worker can hold it");
+      dropped.put(w.ticket().handle(), neverMessage(w.request(), why) + " (the last worker that could left)");
+    }
+    return dropped;
+  }
+
+  /** Why a waiting request waits, in one sentence; empty if it no longer waits. */
+  public Optional<String> reason(long requestId) {
+    return scheduler.reason(requestId).map(Scheduler.Reason::summary);
+  }
+
+  /** The waiting requests in order, each with its reason. */
+  public List<WaitingCreate> waiting() {
+    long now = System.nanoTime();
+    List<WaitingCreate> out = new ArrayList<>();
+    for (Scheduler.Waiting<Waiting<H>> w : scheduler.waiting()) {
+      Allocate r = w.ticket().request();
+      scheduler.reason(w.requestId()).ifPresent(why -> out.add(new WaitingCreate(w.requestId(), r.clientId(),
+          r.program(), r.actorClass(), Math.max(0, (now - w.sinceNanos()) / 1_000_000), w.request().toString(), why.ahead(),
+          why.kind().name().toLowerCase(java.util.Locale.ROOT), why.summary(),
+          why.details().subList(0, Math.min(why.details().size(), WaitingCreate.MAX_DETAILS)))));
+    }
+    return out;
+  }
+
+  /** Most waiting requests whose reason {@link #waitingByReason} works out; later ones count as queued. */
+  static final int REASONS_COUNTED = 256;
+
+  /**
+   * How many requests wait, by the kind of constraint that stops them: for metrics, asked every few
+   * seconds, so only the first {@value #REASONS_COUNTED} are explained (the rest wait behind them).
+   */
+  public Map<String, Integer> waitingByReason() {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    int n = 0;
+    for (Scheduler.Waiting<Waiting<H>> w : scheduler.waiting()) {
+      String kind = n++ < REASONS_COUNTED
+          ? scheduler.reason(w.requestId()).map(r -> r.kind().name()).orElse("QUEUED") : "QUEUED";
+      counts.merge(kind.toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /**
+   * Takes a worker, or one of its GPUs, out of service or back (SPEC §11): nothing new is placed
+   * there; what runs there goes on.
+   *
+   * @param gpu the GPU's index, or null for the whole worker
+   * @throws Rejected naming the unknown worker or GPU
+   */
+  public List<Granted<H>> drain(String workerId, Integer gpu, boolean drained) {
+    try {
+      if (gpu == null) {
+        pool.setWorkerDrained(workerId, drained);
+      } else {
+        pool.setGpuDrained(workerId, gpu, drained);
       }
-      if (r.gpus() < 0 || r.cpus() < 1) {
-        throw new Rejected(ErrorKind.INVALID, "an actor must ask for at least 1 CPU (it asked for "
-            + r.cpus() + " CPU(s) and " + r.gpus() + " GPU(s))");
-      }
-      return ResourceRequest.ofCpus(r.cpus());
+    } catch (IllegalArgumentException e) {
+      throw new Rejected(ErrorKind.NOT_FOUND, e.getMessage());
     }
-    if (r.gpus() == 0) {
-      throw new Rejected(ErrorKind.MISMATCH, "this is a GPU cluster and the actor asks for no GPUs: ask for some with "
-          + "@RemoteClass(gpus = N) or .gpus(N), or connect to a CPU cluster");
-    }
-    if (r.gpus() < 0) {
-      throw new Rejected(ErrorKind.INVALID, "an actor must ask for at least 1 GPU, not " + r.gpus());
-    }
-    if (r.gpus() > maxGpusPerActor) {
-      throw new Rejected(ErrorKind.INVALID, "an actor may ask for at most " + maxGpusPerActor
-          + " GPUs and this one asks for " + r.gpus() + ": split the work across actors");
-    }
-    return ResourceRequest.ofGpus(r.gpus());
+    return drained ? List.of() : drain();
   }
 
   /** How many requests of {@code clientId} wait now. */
@@ -327,10 +410,12 @@ public final class JobCenter<H> {
       return Optional.empty();
     }
     WorkerView v = pool.worker(workerId).orElseThrow();
-    int cpusTotal = type == ClusterType.CPU ? w.cpus() : 0;
+    int cpusTotal = type.lendsCpus() ? w.cpus() : 0;
+    List<WorkerState.GpuShare> shares = v.gpuLoads().stream().map(g -> new WorkerState.GpuShare(g.index(), g.shareUsed(),
+        g.memoryBudgetMb(), g.memoryMb(), g.drained(), g.quarantined(), null)).toList();
     return Optional.of(new WorkerState(w.workerId(), w.nodeId(), w.hostname(), w.host(),
         new WorkerState.Cpus(cpusTotal, v.cpusUsed(), v.cpusVacant()), w.cpus(), v.vacantGpus(), v.usedGpus(),
-        w.gpuDevices(), List.copyOf(v.jobs())));
+        v.outOfServiceGpus(), shares, v.drained(), w.gpuDevices(), List.copyOf(v.jobs())));
   }
 
   /** Everything at once, for status queries and tests. */

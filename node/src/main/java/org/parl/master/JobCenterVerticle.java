@@ -28,14 +28,17 @@ import org.parl.control.ControlReply.Granted;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.ControlReply.WaitingList;
 import org.parl.control.Dispatcher;
 import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
+import org.parl.control.JobCenterRequest.Drain;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.JobState;
@@ -43,8 +46,10 @@ import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.ha.Masters;
+import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.ActorResources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,9 +135,11 @@ public final class JobCenterVerticle extends VerticleBase {
         .on(ClaimJobs.class, r -> whenServing(() -> Future.succeededFuture(
             new Claimed(center.claim(r.clientId(), r.jobIds()).stream().map(JobRecord::state).toList()))))
         .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
+        .on(GetWaiting.class, r -> whenServing(() -> Future.succeededFuture(new WaitingList(center.waiting()))))
+        .on(Drain.class, r -> whenServing(() -> drain(r)))
         .on(GetQueue.class, r -> whenServing(() -> Future.succeededFuture(
             new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient(),
-                jobsStarted, jobsLost))));
+                jobsStarted, jobsLost, center.waitingByReason()))));
     vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
     vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
     Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);
@@ -266,7 +273,8 @@ public final class JobCenterVerticle extends VerticleBase {
   private Registered registered(RegisterWorker w, JobCenter.Registration<Promise<Granted>> reg) {
     node.memberOfNode(w.nodeId()).ifPresent(member -> nodesByMember.put(member, w.nodeId()));
     log.info("worker {} joined from {} ({}): {}{}", w.workerId(), w.hostname(), w.host(),
-        type == ClusterType.GPU ? "GPUs " + w.gpus() : w.cpus() + " CPUs",
+        type == ClusterType.GPU ? "GPUs " + w.gpus() : type == ClusterType.MIXED ? w.cpus() + " CPUs and GPUs " + w.gpus()
+            : w.cpus() + " CPUs",
         w.jobs().isEmpty() ? "" : ", running " + reg.adopted().size() + " job(s) adopted and " + reg.stop().size() + " to stop");
     reg.stop().forEach((job, why) -> log.warn("worker {} must stop job {}: {}", w.workerId(), job, why));
     for (JobRecord job : reg.adopted()) {
@@ -297,8 +305,10 @@ public final class JobCenterVerticle extends VerticleBase {
       return Future.succeededFuture(granted(submitted.job().get()));
     }
     long requestId = submitted.requestId();
-    long timer = vertx.setTimer(Math.max(1, request.timeoutMs()), t ->
-        center.timeout(requestId).ifPresent(p -> p.fail(Failures.exception(ErrorKind.RESOURCE, timeoutMessage(request)))));
+    long timer = vertx.setTimer(Math.max(1, request.timeoutMs()), t -> {
+      String message = timeoutMessage(request, center.reason(requestId));
+      center.timeout(requestId).ifPresent(p -> p.fail(Failures.exception(ErrorKind.RESOURCE, message)));
+    });
     return reply.future().onComplete(ar -> vertx.cancelTimer(timer));
   }
 
@@ -376,6 +386,7 @@ public final class JobCenterVerticle extends VerticleBase {
   /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */
   private void removed(JobCenter.Lost lost, String cause) {
     log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+    failNeverFitting();
     jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());
     for (JobRecord job : lost.jobs()) {
@@ -417,11 +428,49 @@ public final class JobCenterVerticle extends VerticleBase {
     return center.jobs().stream().map(JobRecord::jobId).toList();
   }
 
-  private String timeoutMessage(Allocate r) {
-    String what = type == ClusterType.GPU ? r.gpus() + " vacant GPU(s)" : r.cpus() + " vacant CPU(s)";
-    return "no worker had " + what + " within " + (r.timeoutMs() / 1000.0) + " s (" + center.workerCount() + " worker(s), "
-        + center.jobs().size() + " job(s) running, " + center.waitingCount() + " other request(s) waiting): "
-        + "close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
+  private String timeoutMessage(Allocate r, Optional<String> reason) {
+    return "no worker had " + vacantWords(r.resources()) + " within " + (r.timeoutMs() / 1000.0) + " s ("
+        + center.workerCount() + " worker(s), " + center.jobs().size() + " job(s) running, " + (center.waitingCount() - 1)
+        + " other request(s) waiting); last reason: " + reason.orElse("none known")
+        + ". Close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
+  }
+
+  /** What a request waited for, as "2 vacant GPU(s)" or "0.25 of a vacant GPU and 1 vacant CPU(s)". */
+  private String vacantWords(ActorResources r) {
+    List<String> parts = new ArrayList<>();
+    if (r.gpus() > 0) {
+      parts.add(r.gpus() + " vacant GPU(s)");
+    } else if (r.gpuShare() > 0) {
+      parts.add(ResourceRequest.shareText(r.gpuShare()) + " of a vacant GPU");
+    } else if (r.gpuMemoryMb() > 0) {
+      parts.add("room on a GPU");
+    }
+    if (r.gpuMemoryMb() > 0) {
+      parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " with " + r.gpuMemoryMb() + " MiB of GPU memory");
+    }
+    if (r.gpuModel() != null) {
+      parts.add("model " + r.gpuModel());
+    }
+    if (type.lendsCpus() && r.cpus() > 0 && (parts.isEmpty() || type == ClusterType.MIXED)) {
+      parts.add(r.cpus() + " vacant CPU(s)");
+    }
+    return String.join(" and ", parts);
+  }
+
+  private Future<Done> drain(Drain r) {
+    try {
+      grant(center.drain(r.workerId(), r.gpu(), r.drained()));
+    } catch (Rejected e) {
+      return Failures.future(e.kind(), e.getMessage());
+    }
+    log.info("{} {}{}", r.drained() ? "drained" : "undrained", r.workerId(), r.gpu() == null ? "" : " GPU " + r.gpu());
+    publishWorker(r.workerId());
+    return DONE;
+  }
+
+  /** Fails at once the waiting requests that no worker left could hold, instead of letting them wait out their time. */
+  private void failNeverFitting() {
+    center.dropNeverFitting().forEach((promise, why) -> promise.tryFail(Failures.exception(ErrorKind.INVALID, why)));
   }
 
   private Snapshot snapshot() {

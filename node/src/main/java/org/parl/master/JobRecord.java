@@ -22,6 +22,6 @@ public record JobRecord(Allocate request, Allocation allocation, long createdAtM
   /** The job as published in the jobs map and sent to the gateway and the worker. */
   public JobState state() {
     return new JobState(jobId(), clientId(), workerId(), request.actorClass(), allocation.cpus(), allocation.gpus(),
-        request.maxMemoryMb(), createdAtMillis);
+        allocation.gpuShare(), allocation.gpuMemoryMb(), request.maxMemoryMb(), createdAtMillis);
   }
 }

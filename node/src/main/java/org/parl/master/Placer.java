@@ -97,8 +97,8 @@ final class Placer {
   private void submit(Waiting w) {
     int attempt = ++w.attempt;
     long waitLeft = Math.max(0, w.waitUntil - System.currentTimeMillis());
-    Allocate request = new Allocate(w.request.clientId(), w.request.cpus(), w.request.gpus(), w.request.maxMemoryMb(),
-        waitLeft, w.request.actorClass(), w.request.gateway());
+    Allocate request = new Allocate(w.request.clientId(), w.request.resources(), waitLeft, w.request.actorClass(),
+        w.request.gateway(), w.request.waitForWorkers(), w.request.program());
     JobCenterCalls.request(vertx, masters, request, waitLeft + JOB_CENTER_SLACK_MS).onComplete(ar -> {
       if (w.attempt == attempt) {
         waiting.remove(w);
@@ -131,7 +131,8 @@ final class Placer {
     Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), new Launch(job, granted.grantedBy()),
         LAUNCH_TIMEOUT_MS, nodeId.equals(granted.workerNodeId()));
     return launches.track(job.workerId(), launched).map(at -> new JobPlacement(job.jobId(), job.clientId(),
-        job.workerId(), job.actorClass(), job.cpus(), job.gpus(), job.maxMemoryMb(), job.createdAt(), at.host(),
+        job.workerId(), job.actorClass(), job.cpus(), job.gpus(), job.gpuShare(), job.gpuMemoryMb(), job.maxMemoryMb(),
+        job.createdAt(), at.host(),
         at.port(), at.token(), at.pid(), at.slot()));
   }
 

@@ -32,6 +32,11 @@ final class ApiHandlers {
     reply(ctx, watch::refresh);
   }
 
+  /** {@code GET /api/waiting}: the creates waiting for resources, each with why (SPEC §4.1). */
+  void waiting(RoutingContext ctx) {
+    reply(ctx, watch::waiting);
+  }
+
   /** {@code GET /api/history}: recent statistics per worker, for the charts. */
   void history(RoutingContext ctx) {
     HttpReplies.json(ctx, watch.history());
@@ -87,7 +92,7 @@ final class ApiHandlers {
   /** Any other {@code /api/...} path. */
   void unknown(RoutingContext ctx) {
     HttpReplies.error(ctx, 404, "no such API: " + ApiParams.quote(ctx.normalizedPath())
-        + "; see /api/cluster, /api/jobs?client=ID, /api/jobs/ID/log, /api/jobs/ID/log/download, /metrics");
+        + "; see /api/cluster, /api/waiting, /api/jobs?client=ID, /api/jobs/ID/log, /api/jobs/ID/log/download, /metrics");
   }
 
   private static void reply(RoutingContext ctx, Supplier<Future<JsonObject>> work) {

@@ -4,6 +4,7 @@ import com.hazelcast.cluster.Member;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,7 +13,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
+import org.parl.control.ControlCodec;
 import org.parl.control.JobCenterRequest.GetQueue;
+import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
 import org.slf4j.Logger;
@@ -92,7 +95,8 @@ final class ClusterReader {
           }
           return new JsonObject().put("waiting", s.waiting()).put("longestWaitMs", s.longestWaitMs())
               .put("mostWaitingOfOneClient", s.mostWaitingOfOneClient())
-              .put("jobsStarted", s.jobsStarted()).put("jobsLost", s.jobsLost());
+              .put("jobsStarted", s.jobsStarted()).put("jobsLost", s.jobsLost())
+              .put("byReason", new JsonObject(new java.util.HashMap<>(s.byReason())));
         })
         .otherwise(e -> {
           if (!jobCenterDown) {
@@ -101,6 +105,20 @@ final class ClusterReader {
           }
           return null;
         });
+  }
+
+  /**
+   * {@code GET /api/waiting}: the creates waiting for resources in queue order, each with why.
+   * Fails with {@link ApiError} 503 when the JobCenter does not answer.
+   */
+  Future<JsonObject> waiting() {
+    return JobCenterCalls.request(vertx, masters, new GetWaiting(), JOB_CENTER_TIMEOUT_MS)
+        .map(w -> {
+          JsonArray list = new JsonArray();
+          w.waiting().forEach(c -> list.add(ControlCodec.toJson(c)));
+          return new JsonObject().put("waiting", list);
+        })
+        .recover(e -> Future.failedFuture(new ApiError(503, "the JobCenter does not answer: " + e.getMessage())));
   }
 
   private Set<String> liveNodes() {

@@ -25,7 +25,7 @@ public final class ClusterView {
    */
   public static JsonObject build(ClusterState s, String baseUrl, long now) {
     List<String> workerIds = s.workers().keySet().stream().filter(s::workerAlive).sorted().toList();
-    Map<String, Map<Integer, String>> gpuHolders = gpuHolders(s, workerIds);
+    Map<String, Map<Integer, List<String>>> gpuHolders = gpuHolders(s, workerIds);
     JsonArray workers = new JsonArray();
     Totals totals = new Totals();
     for (String id : workerIds) {
@@ -50,7 +50,8 @@ public final class ClusterView {
         .put("longestWaitMs", queue == null ? 0 : queue.getLong("longestWaitMs", 0L))
         .put("mostWaitingOfOneClient", queue == null ? 0 : queue.getInteger("mostWaitingOfOneClient", 0))
         .put("jobsStarted", queue == null ? null : queue.getLong("jobsStarted"))
-        .put("jobsLost", queue == null ? null : queue.getLong("jobsLost"));
+        .put("jobsLost", queue == null ? null : queue.getLong("jobsLost"))
+        .put("waitingByReason", queue == null ? new JsonObject() : queue.getJsonObject("byReason", new JsonObject()));
     return new JsonObject()
         .put("clusterType", clusterType(s))
         .put("address", s.cluster().getString("address"))
@@ -71,9 +72,9 @@ public final class ClusterView {
         || !array(w, "worker_used_gpus").isEmpty()) ? "gpu" : "cpu";
   }
 
-  /** Worker id to (GPU id to the live job holding it), from the jobs map. */
-  private static Map<String, Map<Integer, String>> gpuHolders(ClusterState s, List<String> workerIds) {
-    Map<String, Map<Integer, String>> holders = new HashMap<>();
+  /** Worker id to (GPU id to the live jobs holding it, whole or by shares), from the jobs map. */
+  private static Map<String, Map<Integer, List<String>>> gpuHolders(ClusterState s, List<String> workerIds) {
+    Map<String, Map<Integer, List<String>>> holders = new HashMap<>();
     for (JsonObject j : s.jobs().values()) {
       String workerId = j.getString("workerId");
       if (workerId == null || !workerIds.contains(workerId)) {
@@ -81,16 +82,18 @@ public final class ClusterView {
       }
       for (Object gpu : array(j, "gpus")) {
         if (gpu instanceof Integer id) {
-          holders.computeIfAbsent(workerId, k -> new HashMap<>()).put(id, j.getString("jobId"));
+          holders.computeIfAbsent(workerId, k -> new HashMap<>()).computeIfAbsent(id, k -> new ArrayList<>())
+              .add(j.getString("jobId"));
         }
       }
     }
     return holders;
   }
 
-  private static JsonObject worker(JsonObject record, JsonObject stats, Map<Integer, String> holders) {
+  private static JsonObject worker(JsonObject record, JsonObject stats, Map<Integer, List<String>> holders) {
     JsonArray vacant = array(record, "worker_vacant_gpus");
     JsonArray used = array(record, "worker_used_gpus");
+    JsonArray outOfService = array(record, "worker_out_of_service_gpus");
     JsonObject cpus = record.getJsonObject("cpus", new JsonObject());
     JsonObject w = new JsonObject()
         .put("id", record.getString("id"))
@@ -101,8 +104,10 @@ public final class ClusterView {
             .put("used", cpus.getInteger("used", 0))
             .put("vacant", cpus.getInteger("vacant", 0)))
         .put("hostCpus", record.getInteger("hostCpus"))
-        .put("gpus", new JsonObject().put("vacant", vacant.copy()).put("used", used.copy()))
-        .put("gpuDevices", gpuDevices(record, stats, vacant, used, holders))
+        .put("gpus", new JsonObject().put("vacant", vacant.copy()).put("used", used.copy())
+            .put("outOfService", outOfService.copy()).put("shares", array(record, "gpuShares").copy()))
+        .put("drained", record.getBoolean("drained", false))
+        .put("gpuDevices", gpuDevices(record, stats, holders))
         .put("memory", stats == null ? null : stats.getJsonObject("memory"))
         .put("load", stats == null ? null : stats.getValue("load"))
         .put("jobs", array(record, "jobs").copy())
@@ -119,27 +124,26 @@ public final class ClusterView {
    * One entry per GPU the worker lends, in id order: the registration's description updated with
    * the latest nvidia-smi figures, its state, and the job that holds it.
    */
-  private static JsonArray gpuDevices(JsonObject record, JsonObject stats, JsonArray vacant, JsonArray used,
-                                      Map<Integer, String> holders) {
+  private static JsonArray gpuDevices(JsonObject record, JsonObject stats, Map<Integer, List<String>> holders) {
     Map<Integer, JsonObject> known = byIndex(array(record, "gpuDevices"));
     Map<Integer, JsonObject> live = stats == null ? Map.of() : byIndex(array(stats, "gpuDevices"));
+    Map<Integer, JsonObject> shares = byIndex(array(record, "gpuShares"));
     List<Integer> ids = new ArrayList<>();
-    for (Object o : vacant) {
-      if (o instanceof Integer i) {
-        ids.add(i);
-      }
-    }
-    for (Object o : used) {
-      if (o instanceof Integer i) {
-        ids.add(i);
+    for (String list : List.of("worker_vacant_gpus", "worker_used_gpus", "worker_out_of_service_gpus")) {
+      for (Object o : array(record, list)) {
+        if (o instanceof Integer i) {
+          ids.add(i);
+        }
       }
     }
     ids.sort(null);
+    JsonArray used = array(record, "worker_used_gpus");
     JsonArray out = new JsonArray();
     for (int id : ids) {
       JsonObject base = known.getOrDefault(id, new JsonObject());
       JsonObject now = live.getOrDefault(id, base);
-      boolean isUsed = used.contains(id);
+      JsonObject share = shares.getOrDefault(id, new JsonObject());
+      List<String> jobs = holders.getOrDefault(id, List.of());
       out.add(new JsonObject()
           .put("index", id)
           .put("uuid", first(now, base, "uuid"))
@@ -147,10 +151,25 @@ public final class ClusterView {
           .put("memoryTotalMb", first(now, base, "memoryTotalMb"))
           .put("memoryUsedMb", first(now, base, "memoryUsedMb"))
           .put("utilization", first(now, base, "utilization"))
-          .put("state", isUsed ? "used" : "vacant")
-          .put("jobId", isUsed ? holders.get(id) : null));
+          .put("state", gpuState(used.contains(id), share))
+          .put("shareUsed", share.getInteger("shareUsed", used.contains(id) ? 1000 : 0))
+          .put("memoryBudgetMb", share.getLong("memoryBudgetMb", 0L))
+          .put("fault", share.getString("fault"))
+          .put("jobId", jobs.isEmpty() ? null : jobs.get(0))
+          .put("jobIds", new JsonArray(List.copyOf(jobs))));
     }
     return out;
+  }
+
+  /** {@code quarantined} and {@code drained} come first: they say what an operator must know about the GPU. */
+  private static String gpuState(boolean used, JsonObject share) {
+    if (share.getBoolean("quarantined", false)) {
+      return "quarantined";
+    }
+    if (share.getBoolean("drained", false)) {
+      return "drained";
+    }
+    return used ? "used" : "vacant";
   }
 
   private static Object first(JsonObject live, JsonObject registered, String key) {

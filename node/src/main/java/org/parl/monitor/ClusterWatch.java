@@ -41,6 +41,11 @@ final class ClusterWatch {
     });
   }
 
+  /** The waiting creates with their reasons, read fresh (computed by the JobCenter on demand). */
+  Future<JsonObject> waiting() {
+    return reader.waiting();
+  }
+
   JsonObject history() {
     return history.toJson();
   }

@@ -24,6 +24,7 @@ final class MonitorRoutes {
     router.route().handler(api::refuseTraversal);
     router.get("/api/cluster").handler(api::cluster);
     router.get("/api/history").handler(api::history);
+    router.get("/api/waiting").handler(api::waiting);
     router.get("/api/events").handler(events::subscribe);
     router.get("/api/jobs").handler(api::jobsOfClient);
     router.get("/api/jobs/:id/log").handler(api::log);

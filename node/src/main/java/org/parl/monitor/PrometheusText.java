@@ -114,7 +114,7 @@ public final class PrometheusText {
   private void write(JsonObject view) {
     JsonObject totals = view.getJsonObject("totals");
     JsonArray workers = view.getJsonArray("workers");
-    boolean gpu = "gpu".equals(view.getString("clusterType"));
+    boolean gpu = !"cpu".equals(view.getString("clusterType"));
 
     gauge("parl_jobcenter_up", "1 when the JobCenter answered the monitor's last query, else 0.");
     sample("parl_jobcenter_up", List.of(), "ok".equals(view.getString("jobCenter")) ? 1 : 0);
@@ -126,6 +126,11 @@ public final class PrometheusText {
     sample("parl_jobs", List.of(), totals.getInteger("jobs"));
     gauge("parl_pending_requests", "Actor requests waiting for resources.");
     sample("parl_pending_requests", List.of(), totals.getInteger("waiting"));
+    gauge("parl_pending_requests_by_reason", "Actor requests waiting for resources, by the kind of constraint that stops them.");
+    JsonObject byReason = totals.getJsonObject("waitingByReason", new JsonObject());
+    for (String reason : byReason.fieldNames().stream().sorted().toList()) {
+      sample("parl_pending_requests_by_reason", List.of("reason", reason), byReason.getInteger(reason));
+    }
     gauge("parl_pending_longest_wait_seconds", "How long the oldest waiting actor request has waited.");
     sample("parl_pending_longest_wait_seconds", List.of(), totals.getLong("longestWaitMs") / 1000.0);
     if (totals.getValue("jobsStarted") instanceof Number started && totals.getValue("jobsLost") instanceof Number lost) {
@@ -142,11 +147,12 @@ public final class PrometheusText {
       sample("parl_worker_cpus", labels(w, "state", "vacant"), c.getInteger("vacant"));
       sample("parl_worker_cpus", labels(w, "state", "used"), c.getInteger("used"));
     }
-    gauge("parl_worker_gpus", "GPUs a worker lends, by state (vacant or used).");
+    gauge("parl_worker_gpus", "GPUs a worker lends, by state (vacant, used, or out_of_service: drained or quarantined).");
     for (JsonObject w : objects(workers)) {
       JsonObject g = w.getJsonObject("gpus");
       sample("parl_worker_gpus", labels(w, "state", "vacant"), g.getJsonArray("vacant").size());
       sample("parl_worker_gpus", labels(w, "state", "used"), g.getJsonArray("used").size());
+      sample("parl_worker_gpus", labels(w, "state", "out_of_service"), ClusterView.array(g, "outOfService").size());
     }
     gauge("parl_worker_jobs", "Live jobs on a worker.");
     for (JsonObject w : objects(workers)) {
@@ -180,6 +186,19 @@ public final class PrometheusText {
     forEachGpu(workers, "memoryUsedMb", "parl_gpu_memory_used_bytes", 1024 * 1024);
     gauge("parl_gpu_memory_total_bytes", "GPU memory size reported by nvidia-smi.");
     forEachGpu(workers, "memoryTotalMb", "parl_gpu_memory_total_bytes", 1024 * 1024);
+    gauge("parl_gpu_share_used_ratio", "The part of a GPU held by jobs: 1 when held whole, the sum of the shares placed on it otherwise.");
+    forEachGpu(workers, "shareUsed", "parl_gpu_share_used_ratio", 0);
+    gauge("parl_gpu_memory_budget_bytes", "GPU memory budgets placed on a GPU, summed.");
+    forEachGpu(workers, "memoryBudgetMb", "parl_gpu_memory_budget_bytes", 1024 * 1024);
+    gauge("parl_gpu_out_of_service", "1 when a GPU is drained or quarantined, by state.");
+    for (JsonObject w : objects(workers)) {
+      for (JsonObject d : objects(w.getJsonArray("gpuDevices"))) {
+        String state = d.getString("state", "");
+        if (state.equals("drained") || state.equals("quarantined")) {
+          sample("parl_gpu_out_of_service", labels(w, "gpu", String.valueOf(d.getValue("index")), "state", state), 1);
+        }
+      }
+    }
   }
 
   private void forEachGpu(JsonArray workers, String field, String metric, long scale) {
@@ -187,7 +206,9 @@ public final class PrometheusText {
       for (JsonObject d : objects(w.getJsonArray("gpuDevices"))) {
         if (d.getValue(field) instanceof Number n) {
           List<String> l = labels(w, "gpu", String.valueOf(d.getValue("index")), "name", String.valueOf(d.getValue("name")));
-          if (scale == 1) {
+          if (scale == 0) { // thousandths of a GPU
+            sample(metric, l, n.longValue() / 1000.0);
+          } else if (scale == 1) {
             sample(metric, l, n.doubleValue());
           } else {
             sample(metric, l, n.longValue() * scale);

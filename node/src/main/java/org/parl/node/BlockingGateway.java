@@ -63,6 +63,16 @@ public final class BlockingGateway {
     return ask(master, token, new GatewayRequest.StatusHello(1), GatewayReply.Status.class);
   }
 
+  /**
+   * Drains or undrains a worker, or one of its GPUs (SPEC §11).
+   *
+   * @param gpu the GPU's index, or null for the whole worker
+   * @throws NodeFailure with the master's sentence when it refuses (an unknown worker or GPU, say)
+   */
+  public static void drain(HostPort master, ClusterToken token, String workerId, Integer gpu, boolean drained) {
+    ask(master, token, new GatewayRequest.DrainHello(1, workerId, gpu, drained), GatewayReply.Done.class);
+  }
+
   private static <A extends GatewayReply.Answer> A ask(HostPort master, ClusterToken token, GatewayRequest request,
       Class<A> answerType) {
     try (Socket plain = new Socket()) {

@@ -36,6 +36,9 @@ public final class LocalWorker {
       int lent = cpus != null ? cpus : cores;
       return settings(workerId, host, lent, List.of(), new JsonArray(), null, Math.min(lent, WARM_CPU_JOBS));
     }
+    if (type == ClusterType.MIXED) {
+      return mixed(workerId, host, cpus != null ? cpus : cores, gpus, inventory);
+    }
     if (cpus != null) {
       throw new NodeFailure("this is a GPU cluster, so a worker lends GPUs (--gpus), not CPUs (--cpus): "
           + "leave --cpus out, or join a CPU cluster");
@@ -52,25 +55,53 @@ public final class LocalWorker {
       }
       chosen = reading.ids();
     } else {
-      if (reading.problem().isPresent()) {
-        log.warn("cannot check --gpus {} against this host: {}", gpus, reading.problem().get());
-      } else {
-        for (int id : gpus) {
-          if (!reading.ids().contains(id)) {
-            throw new NodeFailure("GPU " + id + " does not exist on this host: " + inventory.binary()
-                + " lists GPU(s) " + join(reading.ids()));
-          }
-        }
-      }
-      chosen = gpus;
+      chosen = checked(gpus, reading, inventory);
     }
+    return settings(workerId, host, cores, chosen, devices(reading, chosen), inventory.binary(), 1);
+  }
+
+  /**
+   * A worker of a mixed cluster lends its CPUs and, where it has them, GPUs: those of {@code --gpus},
+   * else every GPU nvidia-smi lists (none when it lists none or cannot run).
+   */
+  private static WorkerSettings mixed(String workerId, String host, int cpus, List<Integer> gpus, GpuInventory inventory) {
+    if (cpus < 1) {
+      throw new NodeFailure("a worker of a mixed cluster lends at least 1 CPU (--cpus " + cpus + ")");
+    }
+    GpuInventory.Reading reading = inventory.read();
+    List<Integer> chosen;
+    if (gpus == null) {
+      reading.problem().ifPresent(p -> log.info("lending no GPUs: {}", p));
+      chosen = reading.problem().isPresent() ? List.of() : reading.ids();
+    } else {
+      chosen = checked(gpus, reading, inventory);
+    }
+    return settings(workerId, host, cpus, chosen, devices(reading, chosen), chosen.isEmpty() ? null : inventory.binary(),
+        Math.min(cpus, WARM_CPU_JOBS));
+  }
+
+  private static List<Integer> checked(List<Integer> gpus, GpuInventory.Reading reading, GpuInventory inventory) {
+    if (reading.problem().isPresent()) {
+      log.warn("cannot check --gpus {} against this host: {}", gpus, reading.problem().get());
+      return gpus;
+    }
+    for (int id : gpus) {
+      if (!reading.ids().contains(id)) {
+        throw new NodeFailure("GPU " + id + " does not exist on this host: " + inventory.binary()
+            + " lists GPU(s) " + join(reading.ids()));
+      }
+    }
+    return gpus;
+  }
+
+  private static JsonArray devices(GpuInventory.Reading reading, List<Integer> chosen) {
     JsonArray devices = new JsonArray();
     for (GpuDevice d : reading.devices()) {
       if (chosen.contains(d.index())) {
         devices.add(d.toJson());
       }
     }
-    return settings(workerId, host, cores, chosen, devices, inventory.binary(), 1);
+    return devices;
   }
 
   private static WorkerSettings settings(String id, String host, int cpus, List<Integer> gpus, JsonArray devices,

@@ -244,11 +244,9 @@ public final class WorkerVerticle extends VerticleBase {
       return Failures.future(ErrorKind.LOST, "job " + job.jobId() + " was granted by master " + request.grantedBy()
           + ", which is not the active master any more: ask again");
     }
-    Optional<JobState> holder = granted.values().stream()
-        .filter(other -> other.jobId().equals(job.jobId()) || other.gpus().stream().anyMatch(gpus::contains)).findFirst();
-    if (holder.isPresent()) {
-      return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " already runs job " + holder.get().jobId()
-          + " with GPU(s) " + holder.get().gpus() + ": job " + job.jobId() + " cannot have GPU(s) " + gpus);
+    Optional<String> conflict = GpuHolds.conflict(granted.values(), job);
+    if (conflict.isPresent()) {
+      return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " " + conflict.get());
     }
     granted.put(job.jobId(), job);
     JobProcess p = job.maxMemoryMb() == 0 && gpus.size() <= 1

@@ -58,8 +58,9 @@ class ControlCodecTest {
     assertEquals(List.of(2, 3), worker.getJsonArray("worker_used_gpus").getList());
     assertEquals(new JsonObject().put("total", 0).put("used", 0).put("vacant", 0), worker.getJsonObject("cpus"));
     assertEquals(Set.of("id", "nodeId", "hostname", "address", "cpus", "hostCpus", "worker_vacant_gpus", "worker_used_gpus",
-        "gpuDevices", "jobs"), worker.fieldNames());
-    JsonObject snapshot = ControlCodec.toJson(Samples.all().get(17));
+        "worker_out_of_service_gpus", "gpuShares", "drained", "gpuDevices", "jobs"), worker.fieldNames());
+    JsonObject snapshot = ControlCodec.toJson(Samples.all().stream()
+        .filter(m -> m instanceof ControlReply.Snapshot).findFirst().orElseThrow());
     assertEquals("gpu", snapshot.getString("clusterType"));
   }
 
@@ -69,12 +70,13 @@ class ControlCodecTest {
     assertEquals(new JobCenterRequest.EndJob("job-1", "w-a", "ended", false),
         decode("{\"type\":\"EndJob\",\"jobId\":\"job-1\",\"workerId\":\"w-a\"}"));
     assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?", "?"),
-        decode("{\"type\":\"Allocate\",\"clientId\":\"c\",\"gpus\":1,\"timeoutMs\":10,\"unknown\":[1]}"));
+        decode("{\"type\":\"Allocate\",\"clientId\":\"c\",\"resources\":{\"gpus\":1},\"timeoutMs\":10,\"unknown\":[1]}"));
   }
 
   @Test
   void badMessagesAreRefusedWithTheReason() {
     String allocate = "{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":10";
+    String asking = allocate + ",\"resources\":{";
     List<String[]> cases = List.of(
         new String[] {"not json", "not valid JSON"},
         new String[] {"[1,2]", "expected a JSON object"},
@@ -89,15 +91,15 @@ class ControlCodecTest {
         new String[] {"{\"type\":\"Allocate\",\"clientId\":5,\"timeoutMs\":10}", "field 'clientId' must be a string"},
         new String[] {"{\"type\":\"Allocate\",\"clientId\":\" \",\"timeoutMs\":10}", "field 'clientId' must be a non-empty"},
         new String[] {"{\"type\":\"Allocate\",\"clientId\":\"" + "x".repeat(1025) + "\",\"timeoutMs\":10}", "at most 1024"},
-        new String[] {allocate + ",\"gpus\":\"two\"}", "field 'gpus' must be an integer"},
-        new String[] {allocate + ",\"gpus\":\"2\"}", "field 'gpus' must be an integer"},
-        new String[] {allocate + ",\"gpus\":1.5}", "field 'gpus' must be an integer, got Double"},
-        new String[] {allocate + ",\"gpus\":true}", "field 'gpus' must be an integer"},
-        new String[] {allocate + ",\"gpus\":99999999999}", "field 'gpus' is out of range"},
-        new String[] {allocate + ",\"gpus\":2000000}", "field 'gpus' must be between"},
+        new String[] {asking + "\"gpus\":\"two\"}}", "field 'resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":\"2\"}}", "field 'resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":1.5}}", "field 'resources.gpus' must be an integer, got Double"},
+        new String[] {asking + "\"gpus\":true}}", "field 'resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":99999999999}}", "field 'resources.gpus' is out of range"},
+        new String[] {asking + "\"gpus\":2000000}}", "field 'gpus' must be between"},
         new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":-5}", "field 'timeoutMs' must be between 0 and"},
         new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":null}", "field 'timeoutMs' must not be null"},
-        new String[] {allocate + ",\"cpus\":1,\"cpus\":2}", "Duplicate field 'cpus'"},
+        new String[] {asking + "\"cpus\":1,\"cpus\":2}}", "Duplicate field 'cpus'"},
         new String[] {allocate + "} {}", "found more after it"},
         new String[] {allocate, "not valid JSON: Unexpected end-of-input: expected close marker for Object"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":42}", "field 'jobId' must be a string"},
@@ -112,7 +114,7 @@ class ControlCodecTest {
         new String[] {register("[" + "1,".repeat(1100) + "0]"), "at most 1024 allowed"},
         new String[] {"{\"type\":\"Launch\",\"job\":{\"jobId\":\"j\"}}", "field 'clientId'"},
         new String[] {"{\"type\":\"ReadLog\",\"jobId\":\"j\",\"lines\":0}", "field 'lines' must be between 1 and"},
-        new String[] {"{\"type\":\"Registered\",\"clusterType\":\"tpu\"}", "clusterType must be \"cpu\" or \"gpu\""},
+        new String[] {"{\"type\":\"Registered\",\"clusterType\":\"tpu\"}", "clusterType must be \"cpu\", \"gpu\" or \"mixed\""},
         new String[] {"{\"type\":\"GetQueue\",\"x\":" + "[".repeat(100) + "]".repeat(100) + "}", "not valid JSON"});
     for (String[] c : cases) {
       String why = rejection(c[0]);

@@ -13,13 +13,16 @@ import org.parl.control.ControlReply.Launched;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
+import org.parl.control.ControlReply.WaitingList;
 import org.parl.control.GatewayQuery.ListHeld;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
+import org.parl.control.JobCenterRequest.Drain;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
+import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
@@ -30,6 +33,7 @@ import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
 
@@ -54,6 +58,8 @@ final class Samples {
         new CancelClient("c-1"),
         new GetSnapshot(),
         new GetQueue(),
+        new GetWaiting(),
+        new Drain("w-a", 1, true),
         new Launch(JOB, "m-1"),
         new KillJob("job-7", "stopped by its client"),
         new ReadLog("job-7", 20),
@@ -64,6 +70,8 @@ final class Samples {
         new Granted(JOB, "10.0.0.1", "node-1", "m-1"),
         new Cancelled(2),
         new QueueFigures(3, 1500),
+        new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",
+            "no worker has 2 vacant GPUs", List.of("w-a: 1 of 2 GPUs vacant")))),
         new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
         new Launched("10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2"),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),

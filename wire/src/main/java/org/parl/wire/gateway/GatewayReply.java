@@ -107,16 +107,32 @@ public sealed interface GatewayReply {
     }
   }
 
+  /** Most waiting creates one answer lists. */
+  int MAX_WAITING = 1 << 16;
+
   /** The answer to {@link GatewayRequest.StatusHello}: the cluster and its pool, in figures. */
   record Status(@Required long id, ClusterDescription cluster, List<WorkerState> workers, int jobs, int waiting,
-      int clients, List<MasterState> masters) implements Answer {
+      int clients, List<MasterState> masters, List<WaitingCreate> waitingCreates) implements Answer {
     public Status {
+      waitingCreates = Checks.list("waitingCreates", waitingCreates, MAX_WAITING);
       Checks.present("cluster", cluster);
       workers = Checks.list("workers", workers, MAX_WORKERS);
       masters = Checks.list("masters", masters, MasterState.MAX_MASTERS);
       Checks.range("jobs", jobs, 0, Integer.MAX_VALUE);
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("clients", clients, 0, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /** The answer to {@link GatewayRequest.ListWaiting}: the creates waiting for resources in queue order, with why. */
+  record Waiting(@Required long id, List<WaitingCreate> waiting) implements Answer {
+    public Waiting {
+      waiting = Checks.list("waiting", waiting, MAX_WAITING);
     }
 
     @Override

@@ -122,19 +122,36 @@ public sealed interface GatewayRequest {
   }
 
   /**
-   * A client asks for an actor's job: answered by {@link GatewayReply.Created} once resources are
-   * granted and the job process runs. Amounts are taken as given (negative ones included) so that
-   * the JobCenter answers each wrong amount with its own message.
+   * {@code parl drain} / {@code parl undrain}: an operator holding the token takes a worker, or one
+   * of its GPUs, out of service or puts it back (nothing new placed there; what runs there goes on).
+   * Answered by {@link GatewayReply.Done}.
+   *
+   * @param gpu the GPU's index, or null for the whole worker
    */
-  record Create(@Required long id, int cpus, int gpus, int maxMemoryMb, @Required long timeoutMs, String actorClass)
-      implements GatewayRequest {
+  record DrainHello(@Required long id, String workerId, Integer gpu, boolean drained) implements Hello {
+    public DrainHello {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      Checks.name("workerId", workerId);
+      if (gpu != null) {
+        Checks.range("gpu", gpu, 0, Checks.MAX_ID);
+      }
+    }
+  }
+
+  /**
+   * A client asks for an actor's job: answered by {@link GatewayReply.Created} once resources are
+   * granted and the job process runs.
+   *
+   * @param waitForWorkers whether a request that no worker of the cluster could ever hold waits (up to
+   *     {@code timeoutMs}) for a worker that may join, instead of failing at once
+   */
+  record Create(@Required long id, ActorResources resources, @Required long timeoutMs, String actorClass,
+      boolean waitForWorkers) implements GatewayRequest {
     public Create {
       Checks.range("id", id, 0, Long.MAX_VALUE);
-      Checks.range("cpus", cpus, -(1 << 20), 1 << 20);
-      Checks.range("gpus", gpus, -(1 << 20), 1 << 20);
-      Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
       Checks.range("timeoutMs", timeoutMs, 0, MAX_TIMEOUT_MS);
       actorClass = Checks.name("actorClass", actorClass, "?");
+      Checks.present("resources", resources);
     }
   }
 
@@ -143,6 +160,13 @@ public sealed interface GatewayRequest {
     public Kill {
       Checks.range("id", id, 0, Long.MAX_VALUE);
       Checks.name("jobId", jobId);
+    }
+  }
+
+  /** A client asks which creates wait for resources, and why: answered by {@link GatewayReply.Waiting}. */
+  record ListWaiting(@Required long id) implements GatewayRequest {
+    public ListWaiting {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
     }
   }
 

@@ -7,6 +7,10 @@ import org.parl.wire.Required;
 /**
  * A job placed for a client: what the JobCenter granted and where the job process listens. The
  * client connects to {@code host:port} and proves itself with {@code token}.
+ *
+ * @param gpuShare thousandths of each of its GPUs it holds: 1000 when whole, 1..999 for a share, 0 for a
+ *     memory budget alone or a CPU job
+ * @param gpuMemoryMb its GPU memory budget on each GPU, or 0
  */
 public record JobPlacement(
     String jobId,
@@ -15,6 +19,8 @@ public record JobPlacement(
     String actorClass,
     int cpus,
     List<Integer> gpus,
+    int gpuShare,
+    long gpuMemoryMb,
     int maxMemoryMb,
     long createdAt,
     String host,
@@ -30,6 +36,8 @@ public record JobPlacement(
     Checks.name("actorClass", actorClass);
     Checks.range("cpus", cpus, 0, 1 << 20);
     gpus = Checks.ids("gpus", gpus, 1024);
+    Checks.range("gpuShare", gpuShare, 0, 1000);
+    Checks.range("gpuMemoryMb", gpuMemoryMb, 0, 1L << 40);
     Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
     Checks.name("host", host);
     Checks.range("port", port, 1, 65535);

@@ -9,7 +9,13 @@ import org.parl.wire.Checks;
  * The JobCenter publishes it in the cluster map {@code parl.workers} (read by monitors) and sends
  * it in snapshots and status answers.
  *
+ * <p>Every GPU it lends is in exactly one of {@code worker_vacant_gpus}, {@code worker_used_gpus}
+ * (held whole, or by any share or memory budget) and {@code worker_out_of_service_gpus} (held by no job,
+ * and drained or quarantined).
+ *
  * @param hostCpus the host's core count (the CPUs lent on a CPU cluster)
+ * @param gpuShares each GPU's shares and budgets in use and its service state, by index
+ * @param drained whether an operator drained the whole worker (nothing new is placed on it)
  * @param jobs the ids of the jobs holding its resources
  */
 public record WorkerState(
@@ -21,6 +27,9 @@ public record WorkerState(
     int hostCpus,
     @JsonProperty("worker_vacant_gpus") List<Integer> vacantGpus,
     @JsonProperty("worker_used_gpus") List<Integer> usedGpus,
+    @JsonProperty("worker_out_of_service_gpus") List<Integer> outOfServiceGpus,
+    List<GpuShare> gpuShares,
+    boolean drained,
     List<GpuCard> gpuDevices,
     List<String> jobs) {
 
@@ -38,8 +47,16 @@ public record WorkerState(
     Checks.range("hostCpus", hostCpus, 0, 1 << 16);
     vacantGpus = Checks.ids("worker_vacant_gpus", vacantGpus, MAX_GPUS);
     usedGpus = Checks.ids("worker_used_gpus", usedGpus, MAX_GPUS);
+    outOfServiceGpus = Checks.ids("worker_out_of_service_gpus", outOfServiceGpus == null ? List.of() : outOfServiceGpus, MAX_GPUS);
+    gpuShares = Checks.list("gpuShares", gpuShares, MAX_GPUS);
     gpuDevices = Checks.list("gpuDevices", gpuDevices, MAX_GPUS);
     jobs = Checks.names("jobs", jobs, MAX_JOBS);
+  }
+
+  /** A worker with no GPU shared, drained or quarantined: PARL's two lists say it all. */
+  public WorkerState(String id, String nodeId, String hostname, String address, Cpus cpus, int hostCpus,
+      List<Integer> vacantGpus, List<Integer> usedGpus, List<GpuCard> gpuDevices, List<String> jobs) {
+    this(id, nodeId, hostname, address, cpus, hostCpus, vacantGpus, usedGpus, List.of(), List.of(), false, gpuDevices, jobs);
   }
 
   /** CPU counts: on a GPU cluster all three are 0. */
@@ -48,6 +65,23 @@ public record WorkerState(
       Checks.range("cpus.total", total, 0, 1 << 16);
       Checks.range("cpus.used", used, 0, 1 << 16);
       Checks.range("cpus.vacant", vacant, 0, 1 << 16);
+    }
+  }
+
+  /**
+   * One GPU's load: the thousandths of it held ({@code 1000} when a job holds it whole), the GPU
+   * memory budgets placed on it, and whether it is out of service.
+   *
+   * @param fault why it is quarantined, or null
+   */
+  public record GpuShare(int index, int shareUsed, long memoryBudgetMb, long memoryMb, boolean drained,
+      boolean quarantined, String fault) {
+    public GpuShare {
+      Checks.range("gpuShares.index", index, 0, Checks.MAX_ID);
+      Checks.range("gpuShares.shareUsed", shareUsed, 0, 1000);
+      Checks.range("gpuShares.memoryBudgetMb", memoryBudgetMb, 0, 1L << 40);
+      Checks.range("gpuShares.memoryMb", memoryMb, 0, 1L << 40);
+      fault = Checks.text("gpuShares.fault", fault, Checks.MAX_TEXT);
     }
   }
 

@@ -19,10 +19,11 @@ class GatewayCodecTest {
   private static final ClusterDescription CLUSTER =
       new ClusterDescription("127.0.0.1:8010", "parl-abc", "127.0.0.1:5701", "gpu", 8, "http://127.0.0.1:8110/", true,
           "0b7e1c2a-5d1f-4e8a-9c3b-2f6d8e4a1b70");
-  private static final JobPlacement JOB = new JobPlacement("job-1", "c-1", "w-1", "my.Actor", 0, List.of(0, 2), 0, 1L,
+  private static final JobPlacement JOB = new JobPlacement("job-1", "c-1", "w-1", "my.Actor", 0, List.of(0, 2), 1000, 0, 0, 1L,
       "127.0.0.1", 40_000, "tok", 99, "slot-1");
   private static final WorkerState WORKER = new WorkerState("w-1", "n-1", "host", "127.0.0.1", new WorkerState.Cpus(4, 1, 3),
-      4, List.of(), List.of(), List.of(new WorkerState.GpuCard(0, "GPU-0", "T4", 1, 0, 0)), List.of("job-1"));
+      4, List.of(), List.of(0), List.of(), List.of(new WorkerState.GpuShare(0, 250, 1024, 16384, false, false, null)), false,
+      List.of(new WorkerState.GpuCard(0, "GPU-0", "T4", 1, 0, 0)), List.of("job-1"));
 
   private static final List<GatewayRequest> REQUESTS = List.of(
       new GatewayRequest.ClientHello(1, "my.Main", "host", 1234L),
@@ -31,19 +32,24 @@ class GatewayCodecTest {
       new GatewayRequest.WorkerHello(2),
       new GatewayRequest.MonitorHello(3),
       new GatewayRequest.StatusHello(4),
-      new GatewayRequest.Create(5, 0, 2, 512, 30_000, "my.Actor"),
+      new GatewayRequest.Create(5, new ActorResources(0, 2, 0, 0, null, 512), 30_000, "my.Actor", false),
       new GatewayRequest.Kill(6, "job-1"),
       new GatewayRequest.Ping(7),
+      new GatewayRequest.ListWaiting(9),
+      new GatewayRequest.DrainHello(10, "w-1", 2, true),
       new GatewayRequest.Authenticate(8, "ab".repeat(32), "0f".repeat(32)));
 
   private static final List<GatewayReply> REPLIES = List.of(
       new GatewayReply.Welcome(1, CLUSTER, "c-1", List.of(new RuntimeJar("parl.jar", 10, "abc")), "cd".repeat(32)),
       new GatewayReply.Joining(2, CLUSTER),
       new GatewayReply.Status(4, CLUSTER, List.of(WORKER), 1, 0, 1,
-          List.of(new MasterState("m-1", "10.0.0.1:8010", "https://10.0.0.1:8110", true))),
+          List.of(new MasterState("m-1", "10.0.0.1:8010", "https://10.0.0.1:8110", true)),
+          List.of(new WaitingCreate(3, "c-1", "my.Main", "my.Actor", 1200, "2 GPU(s)", 0, "busy", "no worker has 2 vacant GPUs",
+              List.of("w-1: 1 of 2 GPUs vacant")))),
       new GatewayReply.Created(5, JOB),
       new GatewayReply.Done(6),
       new GatewayReply.Failed(7L, ErrorKind.RESOURCE, "no worker had 2 vacant GPU(s)"),
+      new GatewayReply.Waiting(9, List.of()),
       new GatewayReply.Failed(null, ErrorKind.INVALID, "not valid JSON"),
       new GatewayReply.JobEnded("job-1", "w-1", "its process exited", true),
       new GatewayReply.Challenge("12".repeat(32)),
@@ -69,7 +75,7 @@ class GatewayCodecTest {
       assertEquals(r, GatewayCodec.reply(Buffer.buffer(GatewayCodec.encode(r))));
       covered.add(r.getClass().getSimpleName());
     }
-    assertEquals(18, covered.size(), "one instance of every message type: " + covered);
+    assertEquals(21, covered.size(), "one instance of every message type: " + covered);
   }
 
   @Test
@@ -84,8 +90,8 @@ class GatewayCodecTest {
 
   @Test
   void absentOptionalFieldsTakeTheirDefaults() {
-    assertEquals(new GatewayRequest.Create(8, 1, 0, 0, 30_000, "?"),
-        GatewayCodec.request(line("{\"type\":\"Create\",\"id\":8,\"cpus\":1,\"timeoutMs\":30000}")));
+    assertEquals(new GatewayRequest.Create(8, ActorResources.cpus(1), 30_000, "?", false),
+        GatewayCodec.request(line("{\"type\":\"Create\",\"id\":8,\"resources\":{\"cpus\":1},\"timeoutMs\":30000}")));
     assertEquals(new GatewayRequest.ClientHello(1, "?", "?", null), GatewayCodec.request(line("{\"type\":\"ClientHello\",\"id\":1}")));
   }
 
@@ -99,10 +105,11 @@ class GatewayCodecTest {
         new String[] {"{\"type\":\"ClientHello\"}", "field 'id' is missing", null},
         new String[] {"{\"type\":\"ClientHello\",\"id\":-4}", "field 'id' must be between 0", "-4"},
         new String[] {"{\"type\":\"ClientHello\",\"id\":\"5\"}", "field 'id' must be an integer", null},
-        new String[] {"{\"type\":\"Create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}", "field 'cpus' must be an integer", "7"},
-        new String[] {"{\"type\":\"Create\",\"id\":8,\"cpus\":1}", "field 'timeoutMs' is missing", "8"},
+        new String[] {"{\"type\":\"Create\",\"id\":7,\"resources\":{\"cpus\":\"many\"},\"timeoutMs\":10}",
+            "field 'resources.cpus' must be an integer", "7"},
+        new String[] {"{\"type\":\"Create\",\"id\":8,\"resources\":{\"cpus\":1}}", "field 'timeoutMs' is missing", "8"},
         new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":99999999999}", "field 'timeoutMs' must be between", "9"},
-        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"maxMemoryMb\":-1}", "field 'maxMemoryMb'", "9"},
+        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"resources\":{\"maxMemoryMb\":-1}}", "field 'maxMemoryMb'", "9"},
         new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
         new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
         new String[] {"{\"type\":\"ClientHello\",\"id\":12,\"resumeClientId\":\"c-1\",\"resumeTicket\":\"guess\"}",
