@@ -43,6 +43,11 @@ public final class JobProcesses {
     return out;
   }
 
+  /** The job process {@code pid}, as its {@code /proc} entry shows it now (empty once it ended). */
+  public static Optional<Job> job(long pid) {
+    return read(pid);
+  }
+
   /** The GPU ids that two or more of {@code jobs} see, with their pids. */
   public static Map<String, List<Long>> sharedGpus(List<Job> jobs) {
     Map<String, List<Long>> byGpu = new HashMap<>();

@@ -57,6 +57,30 @@ public final class TestCluster implements AutoCloseable {
     return new TestCluster(home, master, m.group(1), m.group(2));
   }
 
+  /**
+   * Starts {@code parl master --mixed --port 0 <args>} whose local worker lends {@code cpus} CPUs and
+   * {@code fakeGpus} GPUs of a fake nvidia-smi (none when 0).
+   */
+  public static TestCluster startMixed(int cpus, int fakeGpus, String... args) throws Exception {
+    Path home = Files.createTempDirectory("parl-it");
+    List<String> cmd = new ArrayList<>(List.of("master", "--port", "0", "--mixed", "--cpus", String.valueOf(cpus)));
+    if (fakeGpus > 0) {
+      cmd.addAll(List.of("--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
+    }
+    cmd.addAll(List.of(args));
+    ParlProcess master = ParlProcess.start(ParlProcess.env(home), cmd.toArray(String[]::new));
+    Matcher m = master.awaitLine("parl master ready: address (\\S+), \\w+ cluster, (?:local worker (w-\\w+)|no local worker)", START);
+    return new TestCluster(home, master, m.group(1), m.group(2));
+  }
+
+  /** Runs {@code parl ARGS...} against this cluster's home (status, drain...) and returns it once it exited. */
+  public ParlProcess cli(String... args) {
+    ParlProcess p = ParlProcess.start(ParlProcess.env(home), args);
+    others.add(p);
+    p.awaitExit(Duration.ofSeconds(60));
+    return p;
+  }
+
   /** Starts another worker; returns its id once it is ready. */
   public String addWorker(ParlProcess[] handle, String... args) {
     List<String> cmd = new ArrayList<>(List.of("worker", "--address", address));
