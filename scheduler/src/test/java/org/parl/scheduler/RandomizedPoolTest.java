@@ -199,6 +199,11 @@ class RandomizedPoolTest {
       return 2 * (1000 - units[s]) + (untouched(s) ? 1 : 0);
     }
 
+    /** The budget index's order: least free memory first, in steps of 256 MiB. */
+    int budgetKey(int s) {
+      return (int) ((gpus.get(s).memoryMb() - budgets[s]) / 256);
+    }
+
     boolean fits(ResourceRequest r) {
       if (drained || cpus - cpusUsed < r.cpus()) {
         return false;
@@ -373,11 +378,12 @@ class RandomizedPoolTest {
         }
         for (int t = 0; t < x.gpus.size(); t++) {
           if (x.shareFits(t, r)) {
-            best = Math.min(best, x.shareKey(t));
+            best = Math.min(best, r.gpuShare() > 0 ? x.shareKey(t) : x.budgetKey(t));
           }
         }
       }
-      assertEquals(best, m.shareKey(s), context + ": shares pack on the partly used GPU with the fewest free units");
+      assertEquals(best, r.gpuShare() > 0 ? m.shareKey(s) : m.budgetKey(s),
+          context + ": shares pack on the partly used GPU with the fewest free units, budgets on the least free memory");
     } else {
       assertTrue(a.gpus().isEmpty(), context);
       if (m.vacantGpus() > 0) {
