@@ -35,6 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       pool pre-filled to about half its GPUs with random 1-4 GPU jobs.
  *   <li>{@link #mixedStream}: one op = one step of a random stream of 1/2/4/8 GPU requests with a
  *       FIFO of live jobs, keeping GPU occupancy between 50% and 80%.
+ *   <li>{@link #allocateReleaseMixed}: one op = allocate + release one request drawn from a mix of
+ *       whole GPUs (1, 2), shares (0.25, 0.5, 0.6), memory budgets alone (4 and 8 GiB) and a share
+ *       with a budget, on a pool of 40 GiB GPUs pre-filled to about half with the same mix.
  *   <li>{@link #schedulerSubmitDrain}: the same kind of stream through {@link Scheduler}: one op
  *       = either submit one request (granted at once or queued) or release the oldest live job
  *       and drain the queue, in the same 50-80% band; while requests wait, every op releases.
@@ -59,6 +62,14 @@ public class PoolBenchmark {
   static final ResourceRequest[] BY_SIZE = {
     ResourceRequest.ofGpus(1), ResourceRequest.ofGpus(2),
     ResourceRequest.ofGpus(4), ResourceRequest.ofGpus(8)
+  };
+  static final List<GpuSpec> GPU_SPECS = java.util.stream.IntStream.range(0, GPUS_PER_WORKER)
+      .mapToObj(i -> new GpuSpec(i, "GPU-bench-" + i, "NVIDIA A100-SXM4-40GB", 40_960)).toList();
+  static final ResourceRequest[] MIXED = {
+    ResourceRequest.ofGpus(1), ResourceRequest.ofGpus(2),
+    new ResourceRequest(0, 0, 250, 0, null), new ResourceRequest(0, 0, 500, 0, null),
+    new ResourceRequest(0, 0, 600, 0, null), new ResourceRequest(0, 0, 0, 4_096, null),
+    new ResourceRequest(0, 0, 0, 8_192, null), new ResourceRequest(1, 0, 250, 8_192, "A100")
   };
   /** Length of the pre-drawn request streams (a power of two). */
   static final int STREAM = 1 << 16;
@@ -87,6 +98,7 @@ public class PoolBenchmark {
   ArrayDeque<Allocation> live;
   Scheduler<Object> scheduler;
   long gaveUp;
+  boolean mixedTrial;
 
   @Setup(Level.Trial)
   public void setUp(BenchmarkParams params) {
@@ -96,8 +108,14 @@ public class PoolBenchmark {
   /** Builds the pool and the streams for the named benchmark (a method name, or a full name). */
   void init(String benchmark) {
     pool = new ResourcePool();
+    boolean mixed = benchmark.endsWith("allocateReleaseMixed");
+    mixedTrial = mixed;
     for (int i = 0; i < workers; i++) {
-      pool.addWorker("w" + i, CPUS_PER_WORKER, GPU_IDS);
+      if (mixed) {
+        pool.addWorker("w" + i, CPUS_PER_WORKER, GPU_SPECS);
+      } else {
+        pool.addWorker("w" + i, CPUS_PER_WORKER, GPU_IDS);
+      }
     }
     totalGpus = workers * GPUS_PER_WORKER;
     usedGpus = 0;
@@ -105,7 +123,7 @@ public class PoolBenchmark {
     // jobs are the most recent successful allocations (at most totalGpus of them); the scheduler
     // also burns ids on failed attempts, so it gets a wide margin. Reusing an id that is still
     // live would make allocate() throw, so a ring that is too small fails loudly.
-    int minRing = benchmark.endsWith("allocateRelease1Gpu") ? 1024
+    int minRing = benchmark.endsWith("allocateRelease1Gpu") || mixed ? 1024
         : benchmark.endsWith("mixedStream") ? 2 * totalGpus : 16 * totalGpus;
     int ringSize = Integer.highestOneBit(Math.max(1024, minRing) - 1) << 1;
     ring = new String[ringSize];
@@ -128,6 +146,11 @@ public class PoolBenchmark {
 
     if (benchmark.endsWith("allocateRelease1Gpu")) {
       prefillHalf(new Random(42L + workers));
+    } else if (mixed) {
+      for (int i = 0; i < STREAM; i++) {
+        sizes[i] = rnd.nextInt(MIXED.length);
+      }
+      prefillMixed(new Random(43L + workers));
     } else if (benchmark.endsWith("mixedStream")) {
       // Fill to 50% and let the stream mix the pool for a while before measuring.
       for (int i = 0; usedGpus * 2 < totalGpus || i < 20 * workers; i++) {
@@ -156,6 +179,24 @@ public class PoolBenchmark {
     }
   }
 
+  /** Requests from the mix until about half of all GPUs hold something; these jobs stay for the trial. */
+  private void prefillMixed(Random rnd) {
+    int touched = 0;
+    int misses = 0;
+    for (int n = 0; touched * 2 < totalGpus && misses < 1000; n++) {
+      ResourceRequest r = MIXED[rnd.nextInt(MIXED.length)];
+      Optional<Allocation> a = pool.allocate("prefill-" + n, r);
+      if (a.isEmpty()) {
+        misses++;
+      } else if (r.gpus() > 0) {
+        touched += r.gpus();
+        usedGpus += r.gpus();
+      } else {
+        touched++; // roughly: a share or budget often lands on a GPU already touched
+      }
+    }
+  }
+
   @TearDown(Level.Trial)
   public void tearDown() {
     pool.checkInvariants(); // throws IllegalStateException if the benchmark corrupted the pool
@@ -163,7 +204,8 @@ public class PoolBenchmark {
     for (WorkerView w : pool.workers()) {
       held += w.usedGpus().size();
     }
-    if (held != usedGpus) {
+    // The mix's prefill counts only its whole GPUs in usedGpus; its shares and budgets are checked by the invariant.
+    if (mixedTrial ? held < usedGpus : held != usedGpus) {
       throw new IllegalStateException("benchmark thinks " + usedGpus + " GPUs are used, pool says " + held);
     }
     if (scheduler != null && scheduler.waitingCount() > 0 && live.isEmpty()) {
@@ -184,6 +226,18 @@ public class PoolBenchmark {
     Optional<Allocation> a = pool.allocate(job, ONE_GPU);
     if (a.isEmpty()) {
       throw new IllegalStateException("a half-full pool refused 1 GPU");
+    }
+    bh.consume(a);
+    bh.consume(pool.release(job));
+  }
+
+  /** One op = allocate one request of the whole/share/budget mix + release the same job. */
+  @Benchmark
+  public void allocateReleaseMixed(Blackhole bh) {
+    String job = ring[nextId++ & ringMask];
+    Optional<Allocation> a = pool.allocate(job, MIXED[sizes[cursor++ & (STREAM - 1)]]);
+    if (a.isEmpty()) {
+      throw new IllegalStateException("a half-full pool refused " + MIXED[sizes[(cursor - 1) & (STREAM - 1)]]);
     }
     bh.consume(a);
     bh.consume(pool.release(job));

@@ -1,7 +1,5 @@
 package org.parl.scheduler;
 
-import java.util.Locale;
-
 /**
  * One GPU (or MIG instance) a worker lends, as its inventory describes it.
  *
@@ -38,6 +36,16 @@ public record GpuSpec(int index, String uuid, String model, long memoryMb) {
 
   /** Whether {@code wantedModel} is contained in {@code model}, ignoring case; null matches all. */
   public static boolean modelMatches(String model, String wantedModel) {
-    return wantedModel == null || model.toLowerCase(Locale.ROOT).contains(wantedModel.toLowerCase(Locale.ROOT));
+    if (wantedModel == null) {
+      return true;
+    }
+    // regionMatches rather than toLowerCase: placement asks this of many GPUs, and it allocates nothing.
+    int n = wantedModel.length();
+    for (int i = 0; i + n <= model.length(); i++) {
+      if (model.regionMatches(true, i, wantedModel, 0, n)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -24,11 +24,13 @@ final class PoolWorker {
     final PoolWorker worker;
     final int slot;
     final VacancyIndex.Node<GpuSlot> node;
+    final VacancyIndex.Node<GpuSlot> budgetNode;
 
     GpuSlot(PoolWorker worker, int slot) {
       this.worker = worker;
       this.slot = slot;
       this.node = new VacancyIndex.Node<>(this);
+      this.budgetNode = new VacancyIndex.Node<>(this);
     }
 
     @Override
@@ -122,7 +124,7 @@ final class PoolWorker {
    * untouched GPUs last.
    */
   int shareKey(int s) {
-    if (!inService(s) || wholeHeld[s]) {
+    if (!inService(s) || wholeHeld[s] || units[s] >= UNITS) {
       return -1;
     }
     return 2 * (UNITS - units[s]) + (untouched(s) ? 1 : 0);
@@ -130,6 +132,26 @@ final class PoolWorker {
 
   static int shareKeyFloor(int share) {
     return 2 * share;
+  }
+
+  /** MiB per step of the budget index: coarse enough for a small array, fine enough to scan little. */
+  static final int MIB_PER_BUCKET = 256;
+  private static final int MAX_BUCKET = 1 << 16;
+
+  /**
+   * The key of a GPU in the budget index (its free memory, in buckets), or -1 when no budget may be
+   * placed on it: out of service, held whole, of unknown memory, or full. A budget alone packs by memory,
+   * the resource it asks for, on the GPU with the least free memory that suffices.
+   */
+  int budgetKey(int s) {
+    if (!inService(s) || wholeHeld[s] || gpus[s].memoryMb() == 0 || memoryFree(s) <= 0) {
+      return -1;
+    }
+    return budgetBucket(memoryFree(s));
+  }
+
+  static int budgetBucket(long memoryMb) {
+    return (int) Math.min(memoryMb / MIB_PER_BUCKET, MAX_BUCKET);
   }
 
   // ---- what a request could use -------------------------------------------------------------

@@ -30,8 +30,9 @@ import java.util.function.Predicate;
  *       vacant GPUs that suffice, with the request's CPUs on the same worker.
  *   <li>A share, or a budget alone, goes to one GPU in service, of the model asked, with enough free
  *       units and free memory (its memory minus the budgets placed on it; a GPU of unknown memory takes
- *       no budget). Among those, the partly used GPU with the fewest free units that suffice comes first,
- *       so shares pack and whole GPUs stay free; a share never spans GPUs.
+ *       no budget). For a share, the partly used GPU with the fewest free units that suffice comes first,
+ *       so shares pack and whole GPUs stay free; for a budget alone, the GPU with the least free memory
+ *       that suffices (to within 256 MiB), for the same reason. A share never spans GPUs.
  *   <li>A CPU-only request goes, best fit on CPUs, to a worker with no vacant GPU if one fits, and only
  *       otherwise to a worker with vacant GPUs, so that GPU hosts keep their CPUs for GPU actors.
  * </ul>
@@ -55,6 +56,8 @@ public final class ResourcePool {
   private final VacancyIndex<PoolWorker> cpuWithGpuIndex = new VacancyIndex<>();
   /** GPUs that may take a share or a budget, by {@link PoolWorker#shareKey}. */
   private final VacancyIndex<PoolWorker.GpuSlot> shareIndex = new VacancyIndex<>();
+  /** GPUs that may take a budget, by {@link PoolWorker#budgetKey}. */
+  private final VacancyIndex<PoolWorker.GpuSlot> budgetIndex = new VacancyIndex<>();
   private final PoolShapes shapes = new PoolShapes();
 
   // ---- workers ------------------------------------------------------------------------------
@@ -146,6 +149,9 @@ public final class ResourcePool {
     for (PoolWorker.GpuSlot g : w.slots) {
       if (g.node.vacancy >= 0) {
         shareIndex.remove(g.node);
+      }
+      if (g.budgetNode.vacancy >= 0) {
+        budgetIndex.remove(g.budgetNode);
       }
     }
     List<Allocation> lost = new ArrayList<>(w.jobs.values());
@@ -356,8 +362,11 @@ public final class ResourcePool {
       return w == null ? null : new Placement(w, w.pickWhole(r));
     }
     if (r.wantsGpu()) {
-      PoolWorker.GpuSlot g = shareIndex.first(PoolWorker.shareKeyFloor(r.gpuShare()),
-          x -> allowed(x.worker, avoid) && x.worker.cpusVacant() >= r.cpus() && x.worker.shareFits(x.slot, r));
+      Predicate<PoolWorker.GpuSlot> fits = x -> allowed(x.worker, avoid) && x.worker.cpusVacant() >= r.cpus()
+          && x.worker.shareFits(x.slot, r);
+      PoolWorker.GpuSlot g = r.gpuShare() > 0
+          ? shareIndex.first(PoolWorker.shareKeyFloor(r.gpuShare()), fits)
+          : budgetIndex.first(PoolWorker.budgetBucket(r.gpuMemoryMb()), fits);
       return g == null ? null : new Placement(g.worker, new int[] {g.slot});
     }
     PoolWorker w = cpuNoGpuIndex.first(r.cpus(), x -> allowed(x, avoid));
@@ -400,10 +409,11 @@ public final class ResourcePool {
     if (r.gpus() > 0) {
       w = gpuIndex.last(Integer.MAX_VALUE, x -> open.test(x) && inServiceCapable(x, r) >= r.gpus());
     } else if (r.wantsGpu()) {
-      PoolWorker.GpuSlot g = shareIndex.last(Integer.MAX_VALUE, x -> open.test(x.worker) && x.worker.capable(x.slot, r));
+      Predicate<PoolWorker.GpuSlot> able = x -> open.test(x.worker) && x.worker.capable(x.slot, r);
+      PoolWorker.GpuSlot g = r.gpuShare() > 0 ? shareIndex.last(Integer.MAX_VALUE, able) : budgetIndex.last(Integer.MAX_VALUE, able);
       w = g != null ? g.worker : null;
       if (w == null) {
-        // Every GPU that could hold it is held whole: any worker with one in service will do.
+        // Every GPU that could hold it is full or held whole: any worker with one in service will do.
         for (PoolWorker x : workers.values()) {
           if (open.test(x) && inServiceCapable(x, r) > 0) {
             w = x;
@@ -430,7 +440,8 @@ public final class ResourcePool {
    * waiting can be placed: the scheduler then skips its walk.
    */
   boolean anythingVacant() {
-    return cpuNoGpuIndex.anyAtLeast(1) || cpuWithGpuIndex.anyAtLeast(1) || gpuIndex.anyAtLeast(1) || shareIndex.size() > 0;
+    return cpuNoGpuIndex.anyAtLeast(1) || cpuWithGpuIndex.anyAtLeast(1) || gpuIndex.anyAtLeast(1) || shareIndex.size() > 0
+        || budgetIndex.size() > 0;
   }
 
   // ---- invariants ---------------------------------------------------------------------------
@@ -448,16 +459,19 @@ public final class ResourcePool {
     int gpuListed;
     int cpuListed;
     int shareListed;
+    int budgetListed;
     try {
       gpuListed = gpuIndex.verify();
       cpuListed = cpuNoGpuIndex.verify() + cpuWithGpuIndex.verify();
       shareListed = shareIndex.verify();
+      budgetListed = budgetIndex.verify();
     } catch (IllegalStateException e) {
       throw new IllegalStateException("pool invariant broken: " + e.getMessage(), e);
     }
     int gpuIndexed = 0;
     int cpuIndexed = 0;
     int shareIndexed = 0;
+    int budgetIndexed = 0;
     int jobs = 0;
     for (PoolWorker w : workers.values()) {
       jobs += checkWorker(w);
@@ -481,12 +495,19 @@ public final class ResourcePool {
         if (!shareIndex.contains(w.slots[s].node, key)) {
           fail("GPU " + w.indexes[s] + " of " + w.id + " is not indexed at its share key " + key);
         }
+        int bucket = w.budgetKey(s);
+        if (bucket >= 0) {
+          budgetIndexed++;
+        }
+        if (!budgetIndex.contains(w.slots[s].budgetNode, bucket)) {
+          fail("GPU " + w.indexes[s] + " of " + w.id + " is not indexed at its budget key " + bucket);
+        }
       }
     }
     if (jobs != allocations.size()) {
       fail(allocations.size() + " allocations recorded but workers hold " + jobs);
     }
-    if (gpuListed != gpuIndexed || cpuListed != cpuIndexed || shareListed != shareIndexed) {
+    if (gpuListed != gpuIndexed || cpuListed != cpuIndexed || shareListed != shareIndexed || budgetListed != budgetIndexed) {
       fail("vacancy indexes hold stale workers");
     }
     if (shapes.workerCount() != workers.size()) {
@@ -620,16 +641,19 @@ public final class ResourcePool {
   }
 
   private void file(PoolWorker w, int s) {
-    VacancyIndex.Node<PoolWorker.GpuSlot> node = w.slots[s].node;
-    int key = w.shareKey(s);
+    file(shareIndex, w.slots[s].node, w.shareKey(s));
+    file(budgetIndex, w.slots[s].budgetNode, w.budgetKey(s));
+  }
+
+  private static void file(VacancyIndex<PoolWorker.GpuSlot> index, VacancyIndex.Node<PoolWorker.GpuSlot> node, int key) {
     if (key < 0) {
       if (node.vacancy >= 0) {
-        shareIndex.remove(node);
+        index.remove(node);
       }
     } else if (node.vacancy < 0) {
-      shareIndex.add(node, key);
+      index.add(node, key);
     } else {
-      shareIndex.move(node, key);
+      index.move(node, key);
     }
   }
 

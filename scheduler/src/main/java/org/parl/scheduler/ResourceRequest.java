@@ -101,7 +101,7 @@ public record ResourceRequest(int cpus, int gpus, int gpuShare, long gpuMemoryMb
   public String toString() {
     StringBuilder s = new StringBuilder();
     if (gpus > 0) {
-      s.append(gpus).append(" GPU(s)");
+      s.append(Texts.count(gpus, "GPU"));
     } else if (gpuShare > 0) {
       s.append(shareText(gpuShare)).append(" of a GPU");
     } else if (gpuMemoryMb > 0) {
@@ -114,7 +114,7 @@ public record ResourceRequest(int cpus, int gpus, int gpuShare, long gpuMemoryMb
       s.append(s.length() > 0 ? " " : "").append("(model ").append(gpuModel).append(")");
     }
     if (cpus > 0) {
-      s.append(s.length() > 0 ? " and " : "").append(cpus).append(" CPU(s)");
+      s.append(s.length() > 0 ? " and " : "").append(Texts.count(cpus, "CPU"));
     }
     return s.toString();
   }
