@@ -10,6 +10,7 @@ import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.ClusterFiles;
 import org.parl.node.NodeFailure;
+import org.parl.scheduler.ResourceRequest;
 import org.parl.security.ClusterToken;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.MasterState;
@@ -128,17 +129,13 @@ public final class StatusCommand implements Callable<Integer> {
     for (WorkerState.GpuShare g : w.gpuShares()) {
       String state = g.quarantined() ? "quarantined" + (g.fault() == null ? "" : " (" + g.fault() + ")")
           : g.drained() ? "drained" : g.shareUsed() == 0 && g.memoryBudgetMb() == 0 ? "vacant"
-          : g.shareUsed() == 1000 ? "used" : shareText(g.shareUsed()) + " used";
+          : g.shareUsed() == 1000 ? "used" : ResourceRequest.shareText(g.shareUsed()) + " used";
       if (g.memoryBudgetMb() > 0) {
         state += ", " + g.memoryBudgetMb() + " of " + g.memoryMb() + " MiB budgeted";
       }
       parts.add("GPU " + g.index() + " " + state);
     }
     return java.util.Optional.of("worker " + w.id() + (w.drained() ? " (drained)" : "") + ": " + String.join(", ", parts));
-  }
-
-  private static String shareText(int units) {
-    return java.math.BigDecimal.valueOf(units, 3).stripTrailingZeros().toPlainString();
   }
 
   /** One line per waiting create: its place, client, program, age, what it asks and why it waits. */

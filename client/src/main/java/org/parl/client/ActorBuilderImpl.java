@@ -8,6 +8,7 @@ import org.parl.ActorBuilder;
 import org.parl.InvalidRequestException;
 import org.parl.RemoteActor;
 import org.parl.RemoteClass;
+import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.gateway.ActorResources;
 
 /** Collects an actor's resources and arguments, starting from its {@link RemoteClass} defaults. */
@@ -139,7 +140,7 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     }
     int[] split;
     try {
-      split = ActorResources.splitGpus(gpus);
+      split = ResourceRequest.split(gpus);
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException(e.getMessage());
     }

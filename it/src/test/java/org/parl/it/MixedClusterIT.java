@@ -79,7 +79,7 @@ class MixedClusterIT {
       assertNotEquals(gpu.gpus(), gpu2.gpus());
       var tooMany = org.junit.jupiter.api.Assertions.assertThrows(org.parl.InvalidRequestException.class,
           () -> parl.actor(Counter.class, CounterImpl.class).gpus(3).createAsync().await());
-      assertTrue(tooMany.getMessage().contains("could ever hold 3 GPU(s)"), tooMany.getMessage());
+      assertTrue(tooMany.getMessage().contains("could ever hold 3 GPUs and 1 CPU"), tooMany.getMessage());
       assertTrue(tooMany.getMessage().contains("lends 2 GPU"), tooMany.getMessage());
     }
     cluster.awaitIdle();

@@ -25,6 +25,7 @@ import org.parl.RemoteActor;
 import org.parl.ResourceException;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
+import org.parl.monitor.MonitorHttp;
 
 /**
  * GPU shares and waits that explain themselves (SPEC §4.1) on a GPU cluster whose one worker lends
@@ -89,7 +90,7 @@ class WaitingReasonsIT {
       assertTrue(status.output().contains("why: "), status.output());
       assertTrue(status.output().contains("GPU " + shared + " used"), "status shows the per-GPU shares: " + status.output());
 
-      JsonArray api = http.json("/api/waiting").getJsonArray("waiting");
+      JsonArray api = http.get("/api/waiting").json().getJsonArray("waiting");
       assertEquals(1, api.size(), api.encode());
       JsonObject waiting = api.getJsonObject(0);
       assertEquals(other.id(), waiting.getString("clientId"));
@@ -131,7 +132,7 @@ class WaitingReasonsIT {
       InvalidRequestException e = assertThrows(InvalidRequestException.class,
           () -> parl.actor(Counter.class, CounterImpl.class).gpus(4).createAsync().await());
       assertTrue((System.nanoTime() - t0) / 1e9 < 5, "at once, not after the resource wait");
-      assertTrue(e.getMessage().contains("no worker of this cluster could ever hold 4 GPU(s)"), e.getMessage());
+      assertTrue(e.getMessage().contains("no worker of this cluster could ever hold 4 GPUs"), e.getMessage());
       assertTrue(e.getMessage().contains("lends 2 GPU"), "names the largest worker: " + e.getMessage());
 
       InvalidRequestException model = assertThrows(InvalidRequestException.class,
@@ -140,7 +141,7 @@ class WaitingReasonsIT {
 
       InvalidRequestException fraction = assertThrows(InvalidRequestException.class,
           () -> parl.actor(Counter.class, CounterImpl.class).gpus(0.0001).createAsync().await());
-      assertTrue(fraction.getMessage().contains("whole number of thousandths"), fraction.getMessage());
+      assertTrue(fraction.getMessage().contains("whole number of 1/1000 of a GPU"), fraction.getMessage());
       InvalidRequestException spans = assertThrows(InvalidRequestException.class,
           () -> parl.actor(Counter.class, CounterImpl.class).gpus(1.5).createAsync().await());
       assertTrue(spans.getMessage().contains("above 1 must be whole"), spans.getMessage());
@@ -149,7 +150,7 @@ class WaitingReasonsIT {
           .createAsync();
       JsonObject s = cluster.awaitWaiting(1);
       assertFalse(patient.isComplete());
-      JsonObject waiting = http.json("/api/waiting").getJsonArray("waiting").getJsonObject(0);
+      JsonObject waiting = http.get("/api/waiting").json().getJsonArray("waiting").getJsonObject(0);
       assertEquals("no_worker", waiting.getString("reasonClass"), waiting.encode());
       parl.close();
       cluster.awaitSnapshot(x -> x.getInteger("waiting") == 0, Duration.ofSeconds(10));

@@ -29,36 +29,6 @@ public record ActorResources(int cpus, int gpus, int gpuShare, long gpuMemoryMb,
     Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
   }
 
-  /** Thousandths in one GPU: a share is a whole number of them, counted exactly. */
-  public static final int UNITS_PER_GPU = 1000;
-
-  /**
-   * Splits a GPU amount as users write it into whole GPUs and a share, exactly.
-   *
-   * @return {whole GPUs, share in thousandths}, at most one of them non-zero
-   * @throws IllegalArgumentException saying why when the amount is negative or not finite, a fraction
-   *     that is not a whole number of thousandths, or above 1 and not whole
-   */
-  public static int[] splitGpus(double gpus) {
-    if (!Double.isFinite(gpus) || gpus < 0) {
-      throw new IllegalArgumentException("a GPU amount must be a finite number of at least 0, not " + gpus);
-    }
-    if (gpus >= 1) {
-      if (gpus != Math.rint(gpus) || gpus > 1 << 20) {
-        throw new IllegalArgumentException("a GPU amount above 1 must be whole, not " + gpus
-            + ": a share is of one GPU and never spans two");
-      }
-      return new int[] {(int) gpus, 0};
-    }
-    double units = gpus * UNITS_PER_GPU;
-    long rounded = Math.round(units);
-    if (Math.abs(units - rounded) > 1e-6) {
-      throw new IllegalArgumentException("a GPU share must be a whole number of thousandths of a GPU, and " + gpus
-          + " is not (0.25 or 0.125 are)");
-    }
-    return new int[] {0, (int) rounded};
-  }
-
   /** CPUs only, as PARL's CPU clusters ask. */
   public static ActorResources cpus(int cpus) {
     return new ActorResources(cpus, 0, 0, 0, null, 0);
