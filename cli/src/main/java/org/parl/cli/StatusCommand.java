@@ -116,13 +116,11 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * A worker's GPUs when any is shared, budgeted, drained or quarantined (for whole GPUs the summary
-   * line says it all): {@code worker w-1: GPU 0 0.75 used (2 jobs, 4096 MiB budgeted), GPU 1 vacant, GPU 2 drained}.
+   * A worker's GPUs, one by one: {@code worker w-1: GPU 0 0.75 used, 4096 of 81559 MiB budgeted, GPU 1 vacant,
+   * GPU 2 drained}; empty for a worker without GPUs.
    */
   static java.util.Optional<String> gpuLine(WorkerState w) {
-    boolean notable = w.drained() || w.gpuShares().stream().anyMatch(g -> (g.shareUsed() > 0 && g.shareUsed() < 1000)
-        || g.memoryBudgetMb() > 0 || g.drained() || g.quarantined());
-    if (!notable) {
+    if (w.gpuShares().isEmpty()) {
       return java.util.Optional.empty();
     }
     List<String> parts = new ArrayList<>();

@@ -23,8 +23,8 @@ public record ClusterDescription(String address, String clusterName, String haze
     Checks.name("address", address);
     Checks.name("clusterName", clusterName);
     Checks.name("hazelcast", hazelcast);
-    if (!"cpu".equals(clusterType) && !"gpu".equals(clusterType)) {
-      throw new BadMessageException("field 'clusterType' must be \"cpu\" or \"gpu\", not " + clusterType);
+    if (!"cpu".equals(clusterType) && !"gpu".equals(clusterType) && !"mixed".equals(clusterType)) {
+      throw new BadMessageException("field 'clusterType' must be \"cpu\", \"gpu\" or \"mixed\", not " + clusterType);
     }
     Checks.range("maxGpusPerActor", maxGpusPerActor, 1, 1024);
     monitorUrl = Checks.text("monitorUrl", monitorUrl == null ? "" : monitorUrl, Checks.MAX_STRING);
