@@ -59,6 +59,8 @@ final class JobProcess {
   String jobId;
   String clientId;
   String actorClass;
+  /** The GPU memory budget of its job on each of its GPUs, in MiB (0: none), held by {@code GpuMemoryWatch}. */
+  long gpuMemoryMb;
   long lastPong = System.currentTimeMillis();
   /** Calls the process has served, as of its last pong. */
   long calls;

@@ -191,7 +191,7 @@ final class JobSupervisor {
   }
 
   /** Binds a ready (or starting) process to a job. */
-  void reserve(JobProcess p, JsonObject job) {
+  void reserve(JobProcess p, JobState job) {
     table.reserve(p, job);
   }
 

@@ -1,6 +1,5 @@
 package org.parl.worker;
 
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.parl.control.JobState;
 
 /**
  * The job processes of a worker: the live ones by slot, and the ones that hosted a job by job id,
@@ -37,10 +37,11 @@ final class JobTable {
   }
 
   /** Binds a process to the job the master placed on it. */
-  void reserve(JobProcess p, JsonObject job) {
-    p.jobId = job.getString("jobId");
-    p.clientId = job.getString("clientId");
-    p.actorClass = job.getString("actorClass");
+  void reserve(JobProcess p, JobState job) {
+    p.jobId = job.jobId();
+    p.clientId = job.clientId();
+    p.actorClass = job.actorClass();
+    p.gpuMemoryMb = job.gpuMemoryMb();
     byJob.put(p.jobId, p);
     trimHistory();
   }

@@ -252,7 +252,7 @@ public final class WorkerVerticle extends VerticleBase {
     JobProcess p = job.maxMemoryMb() == 0 && gpus.size() <= 1
         ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
         : jobs.spawn(gpus, job.maxMemoryMb(), false);
-    jobs.reserve(p, new JsonObject().put("jobId", job.jobId()).put("clientId", job.clientId()).put("actorClass", job.actorClass()));
+    jobs.reserve(p, job);
     // while other warm processes are ready, start the replacement a moment later: a JVM start
     // takes both cores of a small host, and the client is still setting its new actor up
     if (jobs.warm(gpus).isPresent()) {

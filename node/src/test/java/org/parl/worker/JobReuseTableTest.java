@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.parl.control.JobState;
 
 class JobReuseTableTest {
 
@@ -43,7 +43,7 @@ class JobReuseTableTest {
     JobTable table = new JobTable();
     JobProcess first = process("a-1", List.of(1));
     table.add(first);
-    table.reserve(first, new JsonObject().put("jobId", "job-1").put("clientId", "c"));
+    table.reserve(first, job("job-1"));
     JobProcess next = first.takeBack("a-2", Path.of("logs", "a-2.log"));
     table.ended(first);
     table.add(next);
@@ -63,7 +63,7 @@ class JobReuseTableTest {
     table.add(fresh);
     JobProcess used = process("b-1", List.of());
     table.add(used);
-    table.reserve(used, new JsonObject().put("jobId", "job-1").put("clientId", "c"));
+    table.reserve(used, job("job-1"));
     JobProcess once = used.takeBack("b-2", Path.of("logs", "b-2.log"));
     table.ended(used);
     table.add(once);
@@ -71,12 +71,16 @@ class JobReuseTableTest {
     once.state = JobProcess.State.IDLE;
     assertEquals(1, once.actorsServed);
     assertEquals(Optional.of(once), table.warm(List.of()), "its create and call paths are compiled");
-    table.reserve(once, new JsonObject().put("jobId", "job-2").put("clientId", "c"));
+    table.reserve(once, job("job-2"));
     JobProcess twice = once.takeBack("b-3", Path.of("logs", "b-3.log"));
     table.ended(once);
     table.add(twice);
     assertEquals(2, twice.actorsServed);
     table.add(process("c-1", List.of()));
     assertEquals(Optional.of(fresh), table.warm(List.of()), "ready before starting, however often served");
+  }
+
+  private static JobState job(String id) {
+    return new JobState(id, "c", "w-1", "my.Actor", 1, List.of(), 0, 0);
   }
 }
