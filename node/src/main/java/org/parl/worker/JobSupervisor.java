@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
+import org.parl.control.JobState;
 import org.parl.limits.LimitSettings;
 import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
