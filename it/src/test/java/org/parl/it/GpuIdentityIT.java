@@ -59,9 +59,10 @@ class GpuIdentityIT {
   }
 
   /**
-   * One GPU each for three actors, each in a process of its own that checks at its first create:
-   * the check passes; without the library it is skipped and says why; with the fake lying about its
-   * device the create fails with both lists, and the worker logs them.
+   * Each GPU job process checks when it starts. A warm one for 1 GPU passes; a process started for
+   * an actor with a memory limit (never a warm one) after the library is moved away skips the check
+   * and says why; one started while the fake lies about its device fails the create with both
+   * lists, and the worker logs them.
    */
   @Test
   void theCheckPassesIsSkippedWithoutADriverAndFailsTheCreateOnAnotherDevice() throws Exception {
@@ -76,14 +77,14 @@ class GpuIdentityIT {
       awaitJobLog(cluster, "GPU identity check passed: the CUDA driver shows [" + uuid + "], this job's allocation");
 
       Files.move(dir.resolve("libcuda.so.1"), dir.resolve("libcuda.so.1.away"));
-      held.add(parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await());
+      held.add(parl.actor(Counter.class, CounterImpl.class).gpus(1).maxMemoryMb(256).createAsync().await());
       awaitJobLog(cluster, "GPU identity check skipped: libcuda.so.1 cannot be loaded");
       Files.move(dir.resolve("libcuda.so.1.away"), dir.resolve("libcuda.so.1"));
 
       String stranger = FakeNvidiaSmi.uuid(9);
       Files.writeString(dir.resolve("libcuda-swap"), stranger + "\n");
       ParlException e = assertThrows(ParlException.class,
-          () -> parl.actor(Counter.class, CounterImpl.class).gpus(1).create());
+          () -> parl.actor(Counter.class, CounterImpl.class).gpus(1).maxMemoryMb(256).create());
       assertTrue(e.getMessage().contains("GPU identity check failed: the CUDA driver shows [" + stranger
           + "] but this job was allocated [GPU-fa4e0000-0000-0000-0000-00000000000"), e.getMessage());
       cluster.master.awaitLine("does not run on its GPUs: the CUDA driver shows \\[" + stranger + "\\], its allocation is \\[GPU-",

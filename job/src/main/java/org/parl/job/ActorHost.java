@@ -64,7 +64,7 @@ final class ActorHost {
       throw new CallFailure(INVALID, "this job already runs an actor of " + implClass.getName());
     }
     if (gpuCheck != null && gpuCheck.applies()) {
-      GpuIdentityCheck.Result identity = gpuCheck.result();
+      GpuIdentityCheck.Result identity = gpuCheck.forCreate();
       if (identity.outcome() == GpuIdentityCheck.Outcome.FAILED) {
         // not the request's fault nor the actor's: the process does not run on the GPUs it was given
         throw new CallFailure(INTERNAL, identity.message());

@@ -8,8 +8,10 @@ import java.util.function.Consumer;
 /**
  * Checks, before a GPU actor's constructor runs, that the devices the CUDA driver shows this
  * process ({@link CudaDevices}) are exactly the GPUs its worker allocated, given by UUID with
- * {@code --gpu-uuids} (a process keeps its {@code CUDA_VISIBLE_DEVICES} for life, so the check
- * runs once and every create of the process gets its result).
+ * {@code --gpu-uuids}. A process keeps its {@code CUDA_VISIBLE_DEVICES} for life, so the check
+ * runs once, when the process starts, and every create of the process gets its result: run before
+ * the process's reuse baseline ({@link ReuseCheck}), what it leaves (the driver's and JNA's
+ * libraries, JNA's cleaner thread, the system property below) never makes a GPU process dirty.
  *
  * <p>Without {@code libcuda.so.1} the check says so once in the job's log and is skipped. A
  * mismatch fails the create with both lists and is reported once to the worker. The result is also
@@ -39,11 +41,12 @@ final class GpuIdentityCheck {
   private final Driver driver;
   private final Consumer<GpuMismatch> report;
   private Result result;
+  private boolean reported;
 
   /**
    * @param expected the allocation's UUIDs ({@code GPU-...} or {@code MIG-...}), in order; empty for a CPU job
    * @param visibleDevices this process's {@code CUDA_VISIBLE_DEVICES}, for messages
-   * @param report where a mismatch is reported (the worker), once
+   * @param report where a mismatch is reported (the worker), once, at a create
    */
   GpuIdentityCheck(List<String> expected, String visibleDevices, Driver driver, Consumer<GpuMismatch> report) {
     this.expected = List.copyOf(expected);
@@ -63,11 +66,21 @@ final class GpuIdentityCheck {
       result = run();
       JobMain.log(result.message());
       System.setProperty(PROPERTY, result.outcome().name().toLowerCase(Locale.ROOT) + ": " + result.message());
-      if (result.outcome() == Outcome.FAILED) {
-        report.accept(new GpuMismatch(expected, result.seen()));
-      }
     }
     return result;
+  }
+
+  /**
+   * The result for a create: when the check failed, tells the worker (once, from the first create
+   * it fails, so that the worker names that job).
+   */
+  synchronized Result forCreate() {
+    Result r = result();
+    if (r.outcome() == Outcome.FAILED && !reported) {
+      reported = true;
+      report.accept(new GpuMismatch(expected, r.seen()));
+    }
+    return r;
   }
 
   private Result run() {

@@ -98,6 +98,9 @@ public final class JobMain {
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
+      if (job.gpuCheck.applies()) {
+        job.gpuCheck.result(); // before the reuse baseline, which then includes what it loaded
+      }
       Runtime.getRuntime().addShutdownHook(new Thread(JobMain::exitedByItself, "parl-last-words"));
       job.run(secrets.tls());
     } catch (Throwable e) {

@@ -44,10 +44,12 @@ class GpuIdentityCheckTest {
   void anotherDeviceFailsWithBothListsAndIsReportedOnce() {
     GpuIdentityCheck c = check(List.of(A), new CudaDevices.Seen(List.of(HEX_B), true));
     GpuIdentityCheck.Result r = c.result();
+    assertEquals(List.of(), reported, "reported at a create, which names the job");
     assertEquals(GpuIdentityCheck.Outcome.FAILED, r.outcome());
     assertEquals("GPU identity check failed: the CUDA driver shows [" + B + "] but this job was allocated [" + A
         + "] (CUDA_VISIBLE_DEVICES=0,1)", r.message());
-    c.result();
+    assertEquals(r, c.forCreate());
+    c.forCreate();
     assertEquals(List.of(new GpuMismatch(List.of(A), List.of(B))), reported);
     assertEquals(new GpuMismatch(List.of(A), List.of(B)), GpuMismatch.of(reported.get(0).toMap()), "it travels as a map");
   }
@@ -64,7 +66,7 @@ class GpuIdentityCheckTest {
     GpuIdentityCheck c = new GpuIdentityCheck(List.of(A), "0", () -> {
       throw new CudaDevices.Unavailable("libcuda.so.1 cannot be loaded (not found)");
     }, reported::add);
-    GpuIdentityCheck.Result r = c.result();
+    GpuIdentityCheck.Result r = c.forCreate();
     assertEquals(GpuIdentityCheck.Outcome.SKIPPED, r.outcome());
     assertEquals("GPU identity check skipped: libcuda.so.1 cannot be loaded (not found)", r.message());
     assertEquals(List.of(), reported);
