@@ -120,8 +120,12 @@ public final class DemoCommand implements Callable<Integer> {
   private static Path fakeNvidiaSmi() throws IOException {
     Path dir = Files.createTempDirectory("parl-demo");
     Path script = FakeNvidiaSmi.write(dir, 4);
-    script.toFile().deleteOnExit();
+    // deleted in the reverse order of these calls: the files, then their folders
     dir.toFile().deleteOnExit();
+    script.getParent().toFile().deleteOnExit();
+    try (var files = Files.list(script.getParent())) {
+      files.forEach(f -> f.toFile().deleteOnExit());
+    }
     return script;
   }
 

@@ -8,4 +8,10 @@ public interface Learner {
 
   /** Where the actor runs: host, process id and the GPUs it sees. */
   String whereAmI();
+
+  /**
+   * What the GPU identity check of this actor's job process found: {@code passed: ...},
+   * {@code skipped: ...}, or that none ran (a CPU actor).
+   */
+  String gpuIdentity();
 }

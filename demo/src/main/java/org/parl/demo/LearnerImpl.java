@@ -27,4 +27,10 @@ public class LearnerImpl implements Learner {
     String gpus = System.getenv("CUDA_VISIBLE_DEVICES");
     return "pid " + ProcessHandle.current().pid() + ", CUDA_VISIBLE_DEVICES=\"" + (gpus == null ? "" : gpus) + "\"";
   }
+
+  @Override
+  public String gpuIdentity() {
+    // set by the job process (org.parl.job.GpuIdentityCheck) before this actor was constructed
+    return System.getProperty("parl.gpu.identity", "no check ran (no GPU, or no UUIDs known for it)");
+  }
 }

@@ -1,5 +1,6 @@
 package org.parl.job;
 
+import static org.parl.wire.ErrorKind.INTERNAL;
 import static org.parl.wire.ErrorKind.INVALID;
 import static org.parl.wire.ErrorKind.REMOTE;
 import static org.parl.wire.ErrorKind.SERIALIZATION;
@@ -36,9 +37,16 @@ final class ActorHost {
   private Object instance;
   private ActorFields fields;
   private final Map<String, RemoteMethod> methods = new HashMap<>();
+  /** The process's GPU identity check, or null for none. */
+  private final GpuIdentityCheck gpuCheck;
 
   ActorHost(BlobStore blobs, Path workDir, Libraries libraries) {
+    this(blobs, workDir, libraries, null);
+  }
+
+  ActorHost(BlobStore blobs, Path workDir, Libraries libraries, GpuIdentityCheck gpuCheck) {
     this.code = new ActorCode(blobs, workDir, libraries);
+    this.gpuCheck = gpuCheck;
   }
 
   String describe() {
@@ -54,6 +62,13 @@ final class ActorHost {
   void create(Frames.Frame frame) throws CallFailure {
     if (instance != null) {
       throw new CallFailure(INVALID, "this job already runs an actor of " + implClass.getName());
+    }
+    if (gpuCheck != null && gpuCheck.applies()) {
+      GpuIdentityCheck.Result identity = gpuCheck.forCreate();
+      if (identity.outcome() == GpuIdentityCheck.Outcome.FAILED) {
+        // not the request's fault nor the actor's: the process does not run on the GPUs it was given
+        throw new CallFailure(INTERNAL, identity.message());
+      }
     }
     CreateRequest req = CreateRequest.of(frame);
     loader = code.loader(req.code());

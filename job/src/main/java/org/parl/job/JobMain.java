@@ -33,8 +33,10 @@ import org.parl.wire.SharedLink;
  * away without closing, or when its worker goes away.
  *
  * <p>Arguments: {@code --worker HOST:PORT --slot ID --host BIND_HOST --blobs DIR [--warm-up false]
- * [--code-cache-max-bytes N] [--memory-limit-mb N] [--libraries JAR:JAR...]} (the installation's jars that are
- * not on its class path, {@link Libraries}),
+ * [--code-cache-max-bytes N] [--memory-limit-mb N] [--libraries JAR:JAR...] [--gpu-uuids UUID,UUID...]}
+ * ({@code --libraries}: the installation's jars that are not on its class path, {@link Libraries};
+ * {@code --gpu-uuids}: a GPU job's allocation, which {@link GpuIdentityCheck} compares with what the
+ * CUDA driver shows before the actor's constructor runs),
  * or {@code --train BLOBS_DIR} for the run that makes the class-data archive.
  */
 public final class JobMain {
@@ -52,6 +54,8 @@ public final class JobMain {
   /** The memory limit the worker started this process with ({@code --memory-limit-mb}), 0 for none. */
   private final int memoryLimitMb;
   private final Libraries libraries;
+  /** The GPU identity check, run once at the first create of a GPU job. */
+  private final GpuIdentityCheck gpuCheck;
   private final Path workDir = Path.of("").toAbsolutePath();
   private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
   private ActorHost host;
@@ -63,7 +67,9 @@ public final class JobMain {
   /** How one actor's session ended. */
   private record SessionEnd(boolean closed, Thread thread) {}
 
-  private JobMain(String slot, String bindHost, BlobStore blobs, int memoryLimitMb, Libraries libraries) {
+  private JobMain(String slot, String bindHost, BlobStore blobs, int memoryLimitMb, Libraries libraries,
+      GpuIdentityCheck gpuCheck) {
+    this.gpuCheck = gpuCheck;
     this.memoryLimitMb = memoryLimitMb;
     this.slot = slot;
     this.bindHost = bindHost;
@@ -83,18 +89,27 @@ public final class JobMain {
       JobMain job = new JobMain(a.get("slot"), a.get("host"), new BlobStore(Path.of(a.get("blobs")),
           Long.parseLong(a.getOrDefault("code-cache-max-bytes", String.valueOf(Long.MAX_VALUE)))),
           Integer.parseInt(a.getOrDefault("memory-limit-mb", "0")),
-          a.containsKey("libraries") ? Libraries.of(a.get("libraries")) : Libraries.none());
+          a.containsKey("libraries") ? Libraries.of(a.get("libraries")) : Libraries.none(),
+          new GpuIdentityCheck(uuids(a.get("gpu-uuids")), System.getenv("CUDA_VISIBLE_DEVICES"), CudaDevices::read,
+              mismatch -> link.send(mismatch.toMap())));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);
       link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
+      if (job.gpuCheck.applies()) {
+        job.gpuCheck.result(); // before the reuse baseline, which then includes what it loaded
+      }
       Runtime.getRuntime().addShutdownHook(new Thread(JobMain::exitedByItself, "parl-last-words"));
       job.run(secrets.tls());
     } catch (Throwable e) {
       exit(1, "failed to start: " + e);
     }
+  }
+
+  private static java.util.List<String> uuids(String arg) {
+    return arg == null || arg.isBlank() ? java.util.List.of() : java.util.List.of(arg.split(","));
   }
 
   /** Serves actors one after the other while each ends cleanly and the worker wants the process back. */
@@ -106,7 +121,7 @@ public final class JobMain {
       data.bind(new InetSocketAddress(InetAddress.getByName(bindHost), 0), 16);
       data.setSoTimeout(1000);
       SharedSecret secret = SharedSecret.random();
-      host = new ActorHost(blobs, workDir, libraries);
+      host = new ActorHost(blobs, workDir, libraries, gpuCheck);
       if (baseline == null) {
         baseline = ReuseCheck.baseline();
       }

@@ -45,14 +45,23 @@ final class JobEnvironment {
   }
 
   /**
-   * Sets a job's environment: {@code passed}, then its GPUs.
+   * Sets a job's environment: {@code passed}, then its GPUs by index.
    *
    * @param gpus the job's GPU ids, empty for a CPU job (which then sees {@code CUDA_VISIBLE_DEVICES=""})
    */
   static void apply(Map<String, String> env, Map<String, String> passed, List<Integer> gpus) {
+    apply(env, passed, gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
+  }
+
+  /**
+   * Sets a job's environment: {@code passed}, then its GPUs.
+   *
+   * @param visibleDevices the value of {@code CUDA_VISIBLE_DEVICES} ({@link GpuAllocation}), "" for a CPU job
+   */
+  static void apply(Map<String, String> env, Map<String, String> passed, String visibleDevices) {
     env.clear();
     env.putAll(passed);
-    env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(String::valueOf).collect(Collectors.joining(",")));
+    env.put("CUDA_VISIBLE_DEVICES", visibleDevices);
     env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
   }
 

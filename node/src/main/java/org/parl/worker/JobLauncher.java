@@ -69,6 +69,8 @@ final class JobLauncher {
   private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
   /** The cap of each job log, enforced on every write by the process's {@link JobOutput}. */
   private volatile long logMaxBytes = LimitSettings.DEFAULTS.logMaxBytes();
+  /** What a job's GPU ids are named by and which UUIDs its identity check expects. */
+  private volatile GpuAllocation gpuAllocation = GpuAllocation.none();
 
   JobLauncher(String host, Path blobs) {
     this(host, blobs, options(System.getenv(OPTIONS_ENV)));
@@ -145,6 +147,10 @@ final class JobLauncher {
 
   void codeCacheMaxBytes(long max) {
     codeCacheMaxBytes = max;
+  }
+
+  void gpuAllocation(GpuAllocation allocation) {
+    gpuAllocation = allocation;
   }
 
   void logMaxBytes(long max) {
@@ -242,6 +248,11 @@ final class JobLauncher {
     if (job.memoryLimitMb > 0) {
       cmd.addAll(List.of("--memory-limit-mb", String.valueOf(job.memoryLimitMb)));
     }
+    List<String> uuids = gpuAllocation.uuids(job.gpus);
+    if (!uuids.isEmpty()) {
+      // not a secret; the job's environment holds no PARL_* variable, so it comes on the command line
+      cmd.addAll(List.of("--gpu-uuids", String.join(",", uuids)));
+    }
     if (!libraries().isEmpty()) {
       cmd.addAll(List.of("--libraries", libraries()));
     }
@@ -250,7 +261,7 @@ final class JobLauncher {
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.PIPE) // into its log through the worker, capped (JobOutput)
         .redirectInput(ProcessBuilder.Redirect.PIPE);
-    JobEnvironment.apply(pb.environment(), passedEnv, job.gpus);
+    JobEnvironment.apply(pb.environment(), passedEnv, gpuAllocation.visibleDevices(job.gpus));
     return pb;
   }
 

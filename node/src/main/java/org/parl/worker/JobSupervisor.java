@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.control.JobState;
+import org.parl.job.GpuMismatch;
 import org.parl.limits.LimitSettings;
 import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
@@ -79,6 +80,7 @@ final class JobSupervisor {
     this.context = context;
     this.settings = settings;
     this.launcher = new JobLauncher(settings.host(), settings.codeCache());
+    launcher.gpuAllocation(GpuAllocation.of(settings.gpuDevices()));
     this.onJobEnded = onJobEnded;
     this.onWarmEnded = onWarmEnded;
     control.afterReady(this::afterReady);
@@ -300,12 +302,17 @@ final class JobSupervisor {
     return gone.future();
   }
 
-  /** What a ready process says besides its pongs: about its reuse ({@link JobReuse}). */
+  /** What a ready process says besides its pongs: about its reuse ({@link JobReuse}), a GPU mismatch ({@link GpuMismatch}). */
   private void afterReady(JobProcess p, JsonObject msg) {
     Map<String, Object> m = msg.getMap();
     JobReuse.Released released = JobReuse.Released.of(m);
     JobReuse.NotReused notReused = JobReuse.NotReused.of(m);
-    if (released != null) {
+    GpuMismatch mismatch = GpuMismatch.of(m);
+    if (mismatch != null) {
+      // the job sends it once, from the create that found it (which fails with both lists)
+      log.warn("job {} in process {} (pid {}) does not run on its GPUs: the CUDA driver shows {}, its allocation is {}",
+          p.jobId, p.slot, p.pid(), mismatch.seen(), mismatch.expected());
+    } else if (released != null) {
       released(p, released);
     } else if (notReused != null) {
       log.info("job process {} (pid {}) is not reused: {}", p.slot, p.pid(), notReused.why());

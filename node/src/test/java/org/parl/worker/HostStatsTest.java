@@ -33,7 +33,7 @@ class HostStatsTest {
         tmp.resolve("code"), smi.toString(), 0);
   }
 
-  private static final String GOOD = "echo '0, GPU-a, Fake, 1000, 10, 1'\necho '1, GPU-b, Fake, 1000, 20, 2'";
+  private static final String GOOD = "echo '0, GPU-a, Fake, 1000, 10, 1, 0, No, No'\necho '1, GPU-b, Fake, 1000, 20, 2, 0, No, No'";
   private static final String BROKEN = "echo 'NVIDIA-SMI has failed'\nexit 9";
 
   @Test

@@ -44,6 +44,18 @@ class JobLauncherTest {
   }
 
   @Test
+  void aMigInstanceIsVisibleByItsUuidAndTheJobIsToldTheUuidsToCheck() {
+    JobLauncher launcher = new JobLauncher("10.0.0.5", tmp.resolve("blobs"), List.of());
+    launcher.gpuAllocation(new GpuAllocation(List.of(new GpuDevice(1, "GPU-1", "H100", 1, 0, 0),
+        new GpuDevice(100, "MIG-x", "1g.10gb", 10240, 0, 0, GpuHealth.HEALTHY, java.util.Optional.of(new GpuDevice.Mig(0, "GPU-0", 0))))));
+    ProcessBuilder pb = launcher.command(job(List.of(100, 1), 0, false), 4321);
+    assertEquals("MIG-x,1", pb.environment().get("CUDA_VISIBLE_DEVICES"));
+    int at = pb.command().indexOf("--gpu-uuids");
+    assertEquals("MIG-x,GPU-1", pb.command().get(at + 1), "on the command line: the job's environment holds no PARL_* variable");
+    assertEquals(-1, command(job(List.of(), 0, false), List.of()).command().indexOf("--gpu-uuids"), "a CPU job checks nothing");
+  }
+
+  @Test
   void aCpuJobSeesNoGpu() {
     ProcessBuilder pb = command(job(List.of(), 0, true), List.of());
     assertEquals("", pb.environment().get("CUDA_VISIBLE_DEVICES"), "empty, not unset: CUDA would then show every GPU");

@@ -88,4 +88,58 @@ class NvidiaSmiCsvTest {
     assertEquals(List.of(), r.devices());
     assertTrue(r.problem().isEmpty());
   }
+
+  private static GpuInventory.Reading withHealth(String... lines) {
+    return NvidiaSmiCsv.parse(String.join("\n", lines), true);
+  }
+
+  @Test
+  void healthFieldsNameEachFault() {
+    GpuInventory.Reading r = withHealth("0, GPU-a, A100, 40960, 0, 0, 0, No, No",
+        "1, GPU-b, A100, 40960, 0, 0, 2, No, No",
+        "2, GPU-c, A100, 40960, 0, 0, 0, Yes, No",
+        "3, GPU-d, A100, 40960, 0, 0, 1, Yes, Yes");
+    assertEquals(GpuHealth.HEALTHY, r.devices().get(0).health());
+    assertEquals(new GpuHealth(GpuHealth.State.FAULTY, "uncorrected volatile ECC errors: 2"), r.devices().get(1).health());
+    assertEquals("pending retired pages", r.devices().get(2).health().fault());
+    assertEquals("uncorrected volatile ECC errors: 1; pending retired pages; pending row remaps", r.devices().get(3).health().fault());
+    assertEquals(new GpuDevice(1, "GPU-b", "A100", 40960, 0, 0, r.devices().get(1).health(), java.util.Optional.empty()),
+        r.devices().get(1), "the figures are read as before");
+  }
+
+  @Test
+  void healthFieldsAGpuDoesNotSupportCountAsHealthy() {
+    GpuInventory.Reading r = withHealth("0, GPU-a, GeForce, GTX 1080, 8192, 10, 3, [N/A], [N/A], [Not Supported]",
+        "1, GPU-b, T4, 15360, 0, 0, [Not Supported], No, [N/A]");
+    assertEquals(List.of(0, 1), r.ids());
+    assertEquals("GeForce, GTX 1080", r.devices().get(0).name());
+    assertTrue(r.devices().stream().allMatch(d -> d.health().healthy()));
+  }
+
+  @Test
+  void aLostGpuIsADeviceOfItsIndexThatIsLost() {
+    GpuInventory.Reading r = withHealth("0, GPU-a, A100, 40960, 0, 0, 0, No, No",
+        "1, [GPU is lost], [GPU is lost], [GPU is lost], [GPU is lost], [GPU is lost], [GPU is lost], [GPU is lost], [GPU is lost]",
+        "2, GPU-c, [Unknown Error], [Unknown Error], [Unknown Error], [Unknown Error], [Unknown Error], [Unknown Error], x");
+    assertTrue(r.problem().isEmpty(), r.problem().toString());
+    assertEquals(GpuHealth.State.LOST, r.devices().get(1).health().state());
+    assertEquals("", r.devices().get(1).uuid(), "unread");
+    assertEquals("GPU-c", r.devices().get(2).uuid(), "a UUID still readable is kept");
+    assertEquals(GpuHealth.State.LOST, r.devices().get(2).health().state());
+  }
+
+  @Test
+  void aGpuWithoutAHandleIsKeptAsUnreadable() {
+    String line = "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error";
+    GpuInventory.Reading r = withHealth("0, GPU-a, A100, 40960, 0, 0, 0, No, No", line);
+    assertEquals(List.of(0), r.ids());
+    assertEquals(List.of(line), r.unreadable());
+    assertTrue(NvidiaSmiCsv.saysLost(line));
+    assertFalse(NvidiaSmiCsv.saysLost("0, GPU-a, A100, 40960, 0, 0, 0, No, No"));
+  }
+
+  @Test
+  void aHealthQueryRowWithoutItsHealthFieldsIsAProblem() {
+    assertProblem(withHealth("0, GPU-a, A100, 40960, 0, 0"), "unexpected nvidia-smi line");
+  }
 }

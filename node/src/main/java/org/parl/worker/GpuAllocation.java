@@ -1,0 +1,47 @@
+package org.parl.worker;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a job's GPU ids into what its process is given: the names of its
+ * {@code CUDA_VISIBLE_DEVICES} (a whole GPU by its index, a MIG instance by its {@code MIG-} UUID,
+ * the only way CUDA addresses one) and the UUIDs its identity check expects, in the same order.
+ * An id the worker's inventory does not describe (a GPU lent with {@code --gpus} while nvidia-smi
+ * could not be read) keeps its index and has no UUID to check.
+ */
+final class GpuAllocation {
+
+  private final Map<Integer, GpuDevice> units;
+
+  GpuAllocation(List<GpuDevice> units) {
+    Map<Integer, GpuDevice> m = new LinkedHashMap<>();
+    units.forEach(u -> m.put(u.index(), u));
+    this.units = Map.copyOf(m);
+  }
+
+  /** From a worker's {@link WorkerSettings#gpuDevices()} (each a {@link GpuDevice#toJson()}). */
+  static GpuAllocation of(JsonArray devices) {
+    return new GpuAllocation(devices.stream().filter(JsonObject.class::isInstance)
+        .map(o -> GpuDevice.fromJson((JsonObject) o)).toList());
+  }
+
+  static GpuAllocation none() {
+    return new GpuAllocation(List.of());
+  }
+
+  /** The value of {@code CUDA_VISIBLE_DEVICES} for these ids ({@code ""} for none). */
+  String visibleDevices(List<Integer> gpus) {
+    return String.join(",", gpus.stream().map(id -> units.containsKey(id) ? units.get(id).visibleName() : String.valueOf(id))
+        .toList());
+  }
+
+  /** The UUIDs of these ids, in their order; empty when any of them has none (nothing to check against). */
+  List<String> uuids(List<Integer> gpus) {
+    List<String> out = gpus.stream().map(id -> units.containsKey(id) ? units.get(id).uuid() : "").toList();
+    return out.stream().anyMatch(String::isEmpty) ? List.of() : out;
+  }
+}

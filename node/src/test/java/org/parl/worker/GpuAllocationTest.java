@@ -1,0 +1,41 @@
+package org.parl.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.vertx.core.json.JsonArray;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What a GPU job is given: CUDA_VISIBLE_DEVICES by index, MIG instances by UUID, and the UUIDs to check. */
+class GpuAllocationTest {
+
+  private static final JsonArray DEVICES = new JsonArray()
+      .add(new GpuDevice(1, "GPU-1", "H100", 81559, 0, 0).toJson())
+      .add(new GpuDevice(100, "MIG-x", "1g.10gb", 10240, 0, 0, GpuHealth.HEALTHY, Optional.of(new GpuDevice.Mig(0, "GPU-0", 0)))
+          .toJson());
+
+  @Test
+  void wholeGpusByIndexMigInstancesByUuid() {
+    GpuAllocation a = GpuAllocation.of(DEVICES);
+    assertEquals("1", a.visibleDevices(List.of(1)));
+    assertEquals("MIG-x", a.visibleDevices(List.of(100)));
+    assertEquals("", a.visibleDevices(List.of()));
+    assertEquals(List.of("MIG-x", "GPU-1"), a.uuids(List.of(100, 1)));
+  }
+
+  @Test
+  void anIdWithoutAnInventoryHasNoUuidToCheck() {
+    GpuAllocation a = GpuAllocation.of(DEVICES);
+    assertEquals("1,7", a.visibleDevices(List.of(1, 7)));
+    assertEquals(List.of(), a.uuids(List.of(1, 7)));
+    assertEquals("3", GpuAllocation.none().visibleDevices(List.of(3)));
+  }
+
+  @Test
+  void aDeviceSurvivesItsJson() {
+    GpuDevice mig = new GpuDevice(100, "MIG-x", "1g.10gb", 10240, 0, 0,
+        new GpuHealth(GpuHealth.State.FAULTY, "pending row remaps"), Optional.of(new GpuDevice.Mig(0, "GPU-0", 0)));
+    assertEquals(mig, GpuDevice.fromJson(mig.toJson()));
+  }
+}
