@@ -105,6 +105,7 @@ final class JobSupervisor {
     new Heartbeats(table, this::kill).start(vertx);
     new CodeCacheSweep(settings.codeCache()).start(vertx);
     new MemoryWatch(vertx, table, this::kill).start();
+    new GpuMemoryWatch(vertx, table, settings.nvidiaSmi(), this::kill).start();
     // the limits are known before the first job starts: a warm process takes its code-cache cap at its start
     return vertx.executeBlocking(LimitSettings::load).otherwise(e -> {
       log.warn("using the default limits: {}", e.getMessage());
