@@ -110,7 +110,7 @@ class GpuIdentityIT {
         gpus.get(1));
     Path smi = fakeGpus(gpus);
     try (TestCluster cluster = start(smi)) {
-      List<Object> lent = cluster.awaitSnapshot(s -> s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20))
+      List<?> lent = cluster.awaitSnapshot(s -> s.getJsonArray("workers").size() == 1, Duration.ofSeconds(20))
           .getJsonArray("workers").getJsonObject(0).getJsonArray("worker_vacant_gpus").getList();
       assertEquals(Set.of(100, 101, 1), Set.copyOf(lent), "GPU 0's instances instead of GPU 0, and GPU 1");
       ParlClient parl = cluster.connect();

@@ -52,6 +52,9 @@ final class CudaDevices {
       lib = NativeLibrary.getInstance(LIBRARY);
     } catch (UnsatisfiedLinkError e) {
       throw new Unavailable(LIBRARY + " cannot be loaded (" + firstLine(e.getMessage()) + ")");
+    } catch (LinkageError e) {
+      // JNA's own native part could not be loaded (no writable temporary folder, say)
+      throw new Unavailable("JNA cannot call native code here (" + e + ")");
     }
     int init = call(lib, "cuInit", 0);
     if (init == NO_DEVICE) {

@@ -21,6 +21,8 @@ import java.util.function.Consumer;
 final class GpuIdentityCheck {
 
   static final String PROPERTY = "parl.gpu.identity";
+  /** How every result's message starts; the outcome in words follows. */
+  private static final String PREFIX = "GPU identity check ";
 
   /** How the check came out. */
   enum Outcome { PASSED, SKIPPED, FAILED }
@@ -65,7 +67,7 @@ final class GpuIdentityCheck {
     if (result == null) {
       result = run();
       JobMain.log(result.message());
-      System.setProperty(PROPERTY, result.outcome().name().toLowerCase(Locale.ROOT) + ": " + result.message());
+      System.setProperty(PROPERTY, result.message().substring(PREFIX.length()));
     }
     return result;
   }
@@ -98,7 +100,7 @@ final class GpuIdentityCheck {
     } catch (CudaDevices.Unavailable e) {
       return skipped(e.getMessage());
     } catch (CudaDevices.DriverError e) {
-      return new Result(Outcome.FAILED, "GPU identity check failed: " + e.getMessage() + " (allocation " + expected
+      return new Result(Outcome.FAILED, PREFIX + "failed: " + e.getMessage() + " (allocation " + expected
           + ", CUDA_VISIBLE_DEVICES=" + visibleDevices + ")", List.of());
     }
     boolean mig = expected.stream().anyMatch(u -> u.startsWith("MIG-"));
@@ -107,16 +109,16 @@ final class GpuIdentityCheck {
     }
     List<String> shown = seen.uuids().stream().map(hex -> format(hex, mig)).toList();
     if (sorted(bodies).equals(sorted(seen.uuids()))) {
-      return new Result(Outcome.PASSED, "GPU identity check passed: the CUDA driver shows " + shown
+      return new Result(Outcome.PASSED, PREFIX + "passed: the CUDA driver shows " + shown
           + ", this job's allocation", shown);
     }
-    String message = "GPU identity check failed: the CUDA driver shows " + (shown.isEmpty() ? "no device" : shown)
+    String message = PREFIX + "failed: the CUDA driver shows " + (shown.isEmpty() ? "no device" : shown)
         + " but this job was allocated " + expected + " (CUDA_VISIBLE_DEVICES=" + visibleDevices + ")";
     return new Result(Outcome.FAILED, message, shown);
   }
 
   private Result skipped(String why) {
-    return new Result(Outcome.SKIPPED, "GPU identity check skipped: " + why, List.of());
+    return new Result(Outcome.SKIPPED, PREFIX + "skipped: " + why, List.of());
   }
 
   /** The 32 hex digits of a {@code GPU-}/{@code MIG-} UUID, or null for another form (pre-R470 MIG names). */

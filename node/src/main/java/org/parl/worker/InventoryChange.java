@@ -62,6 +62,20 @@ public record InventoryChange(List<Difference> differences) {
   }
 
   /**
+   * How a worker's inventory changed since it registered: its registered units
+   * ({@link WorkerSettings#gpuDevices()}) compared with a new reading; empty when the reading
+   * failed or is stale, which says nothing about the GPUs.
+   */
+  public static Optional<InventoryChange> since(WorkerSettings registered, GpuInventory.Reading now) {
+    if (now.problem().isPresent() || now.stale()) {
+      return Optional.empty();
+    }
+    List<GpuDevice> units = registered.gpuDevices().stream().filter(io.vertx.core.json.JsonObject.class::isInstance)
+        .map(o -> GpuDevice.fromJson((io.vertx.core.json.JsonObject) o)).toList();
+    return Optional.of(compare(units, now.devices()));
+  }
+
+  /**
    * Compares what a worker registered with ({@code registered}: the units it lends) with a new
    * reading's units. Call it with a reading that has no problem: a stale one is the old inventory.
    * A unit whose UUID the driver could not read (a lost GPU) counts as being where it was.
