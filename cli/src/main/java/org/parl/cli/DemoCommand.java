@@ -14,9 +14,12 @@ import org.parl.cluster.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;
+import org.parl.net.HostPort;
+import org.parl.node.BlockingGateway;
 import org.parl.node.LocalWorker;
 import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
+import org.parl.wire.gateway.WorkerState;
 import org.parl.worker.GpuInventory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,22 +46,24 @@ public final class DemoCommand implements Callable<Integer> {
     if (reading.devices().isEmpty()) {
       inventory = new GpuInventory(fakeNvidiaSmi().toString());
       System.out.println("No NVIDIA GPU here (" + reading.problem().orElse("nvidia-smi lists none")
-          + "): the GPU cluster uses a FAKE 4-GPU inventory, a stand-in nvidia-smi script. Everything else is real:");
+          + "): the cluster uses a FAKE 4-GPU inventory, a stand-in nvidia-smi script. Everything else is real:");
       System.out.println("  job processes, CUDA_VISIBLE_DEVICES, the Hazelcast cluster, the monitor.");
     } else {
       System.out.println("Found " + reading.devices().size() + " GPU(s) with nvidia-smi.");
     }
-    int cpus = Math.min(4, Runtime.getRuntime().availableProcessors());
-    System.out.println("Starting a CPU cluster and a GPU cluster in this process...");
+    // CPUs are lent as a count: 4 lets the GPU actors below each take one of their own beside the CPU actors
+    int cpus = 4;
+    System.out.println("Starting a mixed cluster (CPU and GPU actors side by side) in this process...");
     TokenOption.secureHome();
     ClusterToken token = ClusterToken.findOrCreate(null, System.out::println);
-    try (MasterNode cpu = MasterNode.start(spec(ClusterType.CPU, cpus, inventory), token);
-         MasterNode gpu = MasterNode.start(spec(ClusterType.GPU, null, inventory), token)) {
-      System.out.println("  CPU cluster at " + cpu.info.address() + " (" + cpus + " CPUs), monitor " + cpu.info.monitorUrl());
-      System.out.println("  GPU cluster at " + gpu.info.address() + " (GPUs " + gpu.local.gpus() + "), monitor " + gpu.info.monitorUrl());
-      runCpu(cpu.info.address());
-      runGpu(gpu.info.address());
-      System.out.println("Stopping the clusters...");
+    try (MasterNode mixed = MasterNode.start(spec(ClusterType.MIXED, cpus, inventory), token)) {
+      String address = mixed.info.address();
+      System.out.println("  mixed cluster at " + address + " (" + cpus + " CPUs, GPUs " + mixed.local.gpus() + "), monitor "
+          + mixed.info.monitorUrl());
+      runCpu(address);
+      runGpu(address);
+      runShared(address, token);
+      System.out.println("Stopping the cluster...");
     }
     System.out.println("demo finished: every actor closed, every job process stopped.");
     return 0;
@@ -71,7 +76,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static void runCpu(String address) {
     System.out.println();
-    System.out.println("== CPU actors on " + address);
+    System.out.println("== CPU actors on " + address + " (they go to CPUs, and see no GPU)");
     try (ParlClient parl = Parl.connect(address)) {
       long t0 = System.nanoTime();
       Learner blocking = parl.actor(Learner.class, LearnerImpl.class).create();
@@ -95,7 +100,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static void runGpu(String address) {
     System.out.println();
-    System.out.println("== GPU actors on " + address);
+    System.out.println("== GPU actors on " + address + " (each takes its GPUs and one CPU)");
     try (ParlClient parl = Parl.connect(address)) {
       List<RemoteActor<Learner>> actors = new ArrayList<>();
       for (int gpus : new int[] {1, 1, 2}) {
@@ -114,6 +119,33 @@ public final class DemoCommand implements Callable<Integer> {
           .map(f -> String.format("%.4f", f.result())).toList());
       actors.forEach(RemoteActor::close);
       System.out.println("closed the GPU actors; their GPUs are back in the pool");
+    }
+  }
+
+  /** Four quarter-GPU actors with memory budgets share one GPU; the pool shows the shares exactly. */
+  private static void runShared(String address, ClusterToken token) {
+    System.out.println();
+    System.out.println("== shared GPUs on " + address + ": four actors with gpus(0.25).gpuMemoryMb(8192)");
+    try (ParlClient parl = Parl.connect(address)) {
+      List<RemoteActor<Learner>> actors = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        RemoteActor<Learner> a = parl.actor(Learner.class, LearnerImpl.class).gpus(0.25).gpuMemoryMb(8192).cpus(0)
+            .createAsync().await();
+        actors.add(a);
+        System.out.printf("0.25-GPU actor %s got GPU(s) %s; it sees %s%n", a.jobId(), a.gpus(), a.call(Learner::whereAmI).await());
+      }
+      for (WorkerState w : BlockingGateway.status(HostPort.parse(address), token).workers()) {
+        StatusCommand.gpuLine(w).ifPresent(line -> System.out.println("the pool: " + line));
+      }
+      List<Future<Double>> futures = new ArrayList<>();
+      for (RemoteActor<Learner> a : actors) {
+        futures.add(a.call(l -> l.sample(100_000)));
+      }
+      Future.all(futures).await();
+      System.out.println("future calls on the four sharers at once: " + futures.stream()
+          .map(f -> String.format("%.4f", f.result())).toList());
+      actors.forEach(RemoteActor::close);
+      System.out.println("closed the sharers; the GPU is vacant again");
     }
   }
 
