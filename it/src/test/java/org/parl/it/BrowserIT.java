@@ -192,6 +192,28 @@ class BrowserIT {
     screenshot("monitor-job-log.png");
   }
 
+  @Test
+  void waitingPageSaysWhyACreateWaitsAndUpdatesLive() throws Exception {
+    logIn();
+    // 4 + 2 GPUs: a 4-GPU actor and two 1-GPU actors leave one GPU; a 2-GPU create then waits
+    RemoteActor<Counter> four = parl.actor(Counter.class, CounterImpl.class).gpus(4).createAsync().await();
+    parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+    io.vertx.core.Future<RemoteActor<Counter>> waiting = parl.actor(Counter.class, CounterImpl.class).gpus(2).createAsync();
+    cluster.awaitWaiting(1);
+    browser.get(monitor + "/waiting.html");
+    waitFor(d -> !d.findElements(By.cssSelector("#waiting tbody tr")).isEmpty());
+    String row = text("#waiting tbody tr");
+    assertTrue(row.contains(parl.id()) && row.contains("2 GPUs"), row);
+    assertTrue(text("#waiting tbody tr .reason").contains("no worker can hold 2 GPUs"), row);
+    assertTrue(row.contains(cluster.localWorker + ": 0 of 4 GPUs vacant") && row.contains(w2 + ": 1 of 2 GPUs vacant"),
+        "one constraint per worker: " + row);
+    screenshot("monitor-waiting.png");
+    four.close();
+    waiting.await();
+    // live: the page follows the cluster without a reload
+    waitFor(d -> d.findElements(By.cssSelector("#waiting tbody tr")).isEmpty() && d.findElement(By.id("no-waiting")).isDisplayed());
+  }
+
   /**
    * Opens a session by entering the token on the token page, as a user without a login link does
    * (the master's printed link is good once, and only for its start), unless one is open.
