@@ -43,6 +43,33 @@ public class ConnectOptions {
   }
 
   /**
+   * A copy of {@code other}, as Vert.x options copy: a client takes one when it connects, so that
+   * changing the caller's object afterwards changes nothing of a running client.
+   */
+  public ConnectOptions(ConnectOptions other) {
+    address = other.address;
+    distributedFiles = new ArrayList<>(other.distributedFiles);
+    resourceWaitTimeout = other.resourceWaitTimeout;
+    connectTimeout = other.connectTimeout;
+    tokenFile = other.tokenFile;
+    token = other.token;
+    callTimeout = other.callTimeout;
+    sharedMemory = other.sharedMemory;
+  }
+
+  /** The longest resource wait or connect timeout: a day. */
+  public static final Duration MAX_TIMEOUT = Duration.ofDays(1);
+
+  private static Duration checked(String what, Duration timeout, boolean zeroAllowed) {
+    Objects.requireNonNull(timeout, what);
+    if (timeout.isNegative() || (!zeroAllowed && timeout.isZero()) || timeout.compareTo(MAX_TIMEOUT) > 0) {
+      throw new IllegalArgumentException("a " + what + " must be between " + (zeroAllowed ? "0" : "1 ms") + " and "
+          + MAX_TIMEOUT.toHours() + " hours, not " + timeout);
+    }
+    return timeout;
+  }
+
+  /**
    * The master's {@code HOST:PORT}, as printed by {@code bin/parl master}; or several masters of one
    * cluster, comma-separated ({@code "hostA:8010,hostB:8011"}, SPEC §10): the client connects to the
    * first that answers and, when that master dies or stops, carries on with another by itself, its
@@ -80,8 +107,12 @@ public class ConnectOptions {
     return resourceWaitTimeout;
   }
 
+  /**
+   * @param timeout from 1 ms to a day
+   * @throws IllegalArgumentException when it is zero, negative or above a day (the message gives the range)
+   */
   public ConnectOptions setResourceWaitTimeout(Duration timeout) {
-    this.resourceWaitTimeout = Objects.requireNonNull(timeout, "timeout");
+    this.resourceWaitTimeout = checked("resource wait timeout", timeout, false);
     return this;
   }
 
@@ -90,8 +121,12 @@ public class ConnectOptions {
     return connectTimeout;
   }
 
+  /**
+   * @param timeout from 1 ms to a day
+   * @throws IllegalArgumentException when it is zero, negative or above a day (the message gives the range)
+   */
   public ConnectOptions setConnectTimeout(Duration timeout) {
-    this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+    this.connectTimeout = checked("connect timeout", timeout, false);
     return this;
   }
 

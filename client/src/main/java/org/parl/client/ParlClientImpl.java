@@ -120,7 +120,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
    * {@link org.parl.AuthenticationException} when no token is found (the message says where it looked)
    * or the master does not accept it, with {@link ParlException} when no master answers.
    */
-  public static Future<ParlClient> connect(Vertx given, ConnectOptions options) {
+  public static Future<ParlClient> connect(Vertx given, ConnectOptions callers) {
+    ConnectOptions options = new ConnectOptions(callers); // the caller may change its object afterwards
     List<HostPort> masters = GatewayFailover.parse(options.getAddress());
     if (given == null) {
       startUp();
