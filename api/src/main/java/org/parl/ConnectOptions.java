@@ -71,7 +71,7 @@ public class ConnectOptions {
 
   /**
    * The master's {@code HOST:PORT}, as printed by {@code bin/parl master}; or several masters of one
-   * cluster, comma-separated ({@code "hostA:8010,hostB:8011"}, SPEC §10): the client connects to the
+   * cluster, comma-separated ({@code "hostA:8010,hostB:8011"}, docs/contract.md §10): the client connects to the
    * first that answers and, when that master dies or stops, carries on with another by itself, its
    * actors still its own.
    */
@@ -136,7 +136,7 @@ public class ConnectOptions {
   }
 
   /**
-   * The file holding the cluster token (SPEC §9), such as a copy of the master's
+   * The file holding the cluster token (docs/contract.md §9), such as a copy of the master's
    * {@code $PARL_HOME/token}; it must be readable by its owner only (mode 600). Without it (and
    * without {@link #setToken}), the client looks, in order, at {@code PARL_TOKEN} (the value),
    * the file named by {@code PARL_TOKEN_FILE}, then {@code $PARL_HOME/token} ({@code PARL_HOME}

@@ -7,7 +7,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The caps of SPEC §8 that operators tune, as flags of {@code parl master} and {@code parl worker}:
+ * The caps of docs/contract.md §8 that operators tune, as flags of {@code parl master} and {@code parl worker}:
  * each replaces its key of {@link LimitSettings#FILE} for this process ({@link LimitSettings#override}),
  * so every part of the node that reads the limits sees it. Checked as they are parsed: a value out of
  * its range, or a master's cap given to a worker, is a usage error that says which.

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code parl master}: the gateway, a local worker, the monitor and, on the active master, the
- * JobCenter; {@code --standby --address} joins a running cluster as a standby master (SPEC §10).
+ * JobCenter; {@code --standby --address} joins a running cluster as a standby master (docs/contract.md §10).
  */
 @Command(name = "master", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = "Start a cluster's master, with a local worker and the web monitor; or, with --standby, a standby "

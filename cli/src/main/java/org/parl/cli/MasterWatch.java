@@ -11,7 +11,7 @@ import org.parl.node.Nodes;
 import org.parl.security.ClusterToken;
 
 /**
- * How a worker or a monitor follows the cluster's masters (SPEC §10): by the records the masters sign
+ * How a worker or a monitor follows the cluster's masters (docs/contract.md §10): by the records the masters sign
  * with the cluster token ({@link MasterDirectory}), never by a role attribute (any member may set one,
  * so a stranger announcing "master" and leaving changes nothing).
  */

@@ -89,7 +89,7 @@ public final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The summary line of a cluster, then one line per master (SPEC §10), the active one first. */
+  /** The summary line of a cluster, then one line per master (docs/contract.md §10), the active one first. */
   static String describe(HostPort t, GatewayReply.Status s) {
     int cpusUsed = 0;
     int cpusVacant = 0;

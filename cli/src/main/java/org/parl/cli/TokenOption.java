@@ -6,7 +6,7 @@ import org.parl.security.ClusterToken;
 import org.parl.security.PrivatePaths;
 import picocli.CommandLine.Option;
 
-/** {@code --token-file}: where the cluster token is, ahead of the usual places (SPEC §9). */
+/** {@code --token-file}: where the cluster token is, ahead of the usual places (docs/contract.md §9). */
 public final class TokenOption {
 
   @Option(names = "--token-file", paramLabel = "FILE",
@@ -14,7 +14,7 @@ public final class TokenOption {
           + "$PARL_TOKEN_FILE, then $PARL_HOME/token (~/.parl/token), which the master creates when none is found.")
   Path file;
 
-  /** The token as SPEC §9 finds it; throws {@code AuthenticationException} naming where it looked. */
+  /** The token as docs/contract.md §9 finds it; throws {@code AuthenticationException} naming where it looked. */
   public ClusterToken find() {
     secureHome();
     return ClusterToken.find(file);

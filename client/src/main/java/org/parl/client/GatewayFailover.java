@@ -15,7 +15,7 @@ import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest;
 
 /**
- * The masters a client may talk to (SPEC §10: {@code "hostA:8010,hostB:8011"}), and how it gets a
+ * The masters a client may talk to (docs/contract.md §10: {@code "hostA:8010,hostB:8011"}), and how it gets a
  * gateway connection from one of them: the first that answers at connect time; after the one in use
  * was lost, any that answers within {@link #RESUME_MS}, where the client resumes its session. Used on
  * the client's context.

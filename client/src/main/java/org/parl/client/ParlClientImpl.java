@@ -50,10 +50,10 @@ import org.parl.wire.gateway.JobPlacement;
  * on a set-up thread of the client because it uses blocking sockets, and that thread completes the
  * create.
  *
- * <p>No call waits for an actor that is gone (SPEC §7): when the master says a job ended, or the
+ * <p>No call waits for an actor that is gone (docs/contract.md §7): when the master says a job ended, or the
  * connection to the master is lost (without a master, workers stop their jobs, and a master stops
  * the jobs of a client it lost), the actors concerned fail their pending and later calls at once.
- * A client given several masters (SPEC §10) first resumes its session at another one
+ * A client given several masters (docs/contract.md §10) first resumes its session at another one
  * ({@link GatewayFailover}): its actors go on meanwhile, and creates under way are sent again.
  */
 public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
@@ -168,7 +168,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     TlsWarmUp.start();
   }
 
-  /** The cluster token: the options' own, else as SPEC §9 says; {@code AuthenticationException} when there is none. */
+  /** The cluster token: the options' own, else as docs/contract.md §9 says; {@code AuthenticationException} when there is none. */
   private static ClusterToken token(ConnectOptions options) {
     return options.getToken() != null ? ClusterToken.of(options.getToken(), "ConnectOptions.setToken")
         : ClusterToken.find(options.getTokenFile());
@@ -408,7 +408,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /**
    * The master connection broke: with other masters to turn to, the client resumes its session at one
-   * of them (SPEC §10), its actors untouched; otherwise, or if none answers, its actors are lost.
+   * of them (docs/contract.md §10), its actors untouched; otherwise, or if none answers, its actors are lost.
    */
   private void onGatewayLost(String why) {
     if (closing != null || !failover.canResume()) {

@@ -23,9 +23,9 @@ import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 
 /**
- * SPEC §8 for what clients send: garbage on the master's gateway and on a job's data port gets a
+ * docs/contract.md §8 for what clients send: garbage on the master's gateway and on a job's data port gets a
  * clear error or a closed connection, the nodes keep running and the pool stays exact; a job's data
- * port serves only a client that proves it holds the job's secret (SPEC §9).
+ * port serves only a client that proves it holds the job's secret (docs/contract.md §9).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputIT {
@@ -161,7 +161,7 @@ class BadInputIT {
   }
 
   /**
-   * SPEC §8: a silent connection and headers announcing 1 GiB, opened before the client connects,
+   * docs/contract.md §8: a silent connection and headers announcing 1 GiB, opened before the client connects,
    * neither hold the client up nor make the job allocate what they announce.
    */
   @Test

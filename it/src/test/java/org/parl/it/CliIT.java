@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.monitor.MonitorHttp;
 
-/** The command line of SPEC §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
+/** The command line of docs/contract.md §2: wrong usage exits 2, runtime failures exit 1, each with one sentence. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CliIT {
 

@@ -25,7 +25,7 @@ import org.parl.wire.DataAuth;
 import org.parl.wire.Frames;
 
 /**
- * SPEC §9 with {@code parl master --encrypt-data}: calls and large arrays travel over TLS, the
+ * docs/contract.md §9 with {@code parl master --encrypt-data}: calls and large arrays travel over TLS, the
  * client's proof is bound to the certificate the job showed, and a job's port says nothing in clear.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

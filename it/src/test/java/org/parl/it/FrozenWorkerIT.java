@@ -25,7 +25,7 @@ import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
 /**
- * SPEC §7: a worker frozen with its jobs (SIGSTOP, by pid) is dropped by the JobCenter and its
+ * docs/contract.md §7: a worker frozen with its jobs (SIGSTOP, by pid) is dropped by the JobCenter and its
  * actors' calls fail, although their sockets stay open; once it thaws it fences itself (its jobs
  * stop, it exits), and a worker started again in its place offers its GPUs exactly once.
  */

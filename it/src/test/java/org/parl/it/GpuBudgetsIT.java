@@ -23,7 +23,7 @@ import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
 /**
- * GPU models and GPU memory budgets (SPEC §4.1) on a GPU cluster whose worker lends two models: an
+ * GPU models and GPU memory budgets (docs/contract.md §4.1) on a GPU cluster whose worker lends two models: an
  * A100 with 40 GiB and a T4 with 15 GiB (a fake nvidia-smi, whose per-process GPU memory the test
  * sets through its {@code compute-apps} file, as the real one reports it).
  */

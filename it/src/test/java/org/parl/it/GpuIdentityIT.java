@@ -23,7 +23,7 @@ import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
 /**
- * The GPU identity check of GPU jobs (SPEC §11) against the fake nvidia-smi and the fake
+ * The GPU identity check of GPU jobs (docs/contract.md §11) against the fake nvidia-smi and the fake
  * {@code libcuda.so.1} the build compiles (src/test/native), which the worker's jobs find through
  * the {@code LD_LIBRARY_PATH} the master is started with; and MIG instances lent by their UUID.
  */

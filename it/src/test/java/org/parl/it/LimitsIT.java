@@ -39,7 +39,7 @@ import org.parl.security.ClusterToken;
 import org.parl.wire.Hashes;
 
 /**
- * SPEC §8, a peer that is slow, silent or greedy costs bounded memory and never blocks others: a
+ * docs/contract.md §8, a peer that is slow, silent or greedy costs bounded memory and never blocks others: a
  * client that does not read its replies is disconnected and the master's memory stays put; peers
  * that hold unterminated lines are closed; the per-address connection cap refuses in words; through
  * all of it a normal client keeps creating and calling actors. Disk: a job's log is rotated at its
@@ -303,7 +303,7 @@ class LimitsIT {
   }
 
   /**
-   * SPEC §5: an actor stopped for going over {@code maxMemoryMb} gets a message that names the limit
+   * docs/contract.md §5: an actor stopped for going over {@code maxMemoryMb} gets a message that names the limit
    * only when its own code used the memory; one stopped for another reason (a payload its job cannot
    * hold, an exit of its own with the status the JVM uses for OutOfMemoryError, a kill) is told that instead.
    */

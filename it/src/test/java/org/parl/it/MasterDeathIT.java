@@ -17,7 +17,7 @@ import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
-/** SPEC §7: when the master dies, workers and clients say so and nothing hangs. */
+/** docs/contract.md §7: when the master dies, workers and clients say so and nothing hangs. */
 class MasterDeathIT {
 
   @Test

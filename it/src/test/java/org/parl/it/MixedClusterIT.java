@@ -19,7 +19,7 @@ import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
 /**
- * A mixed cluster (SPEC §4.1): a master whose worker lends 2 CPUs and 2 fake GPUs, and a second
+ * A mixed cluster (docs/contract.md §4.1): a master whose worker lends 2 CPUs and 2 fake GPUs, and a second
  * worker lending 2 CPUs and no GPU. CPU and GPU actors run side by side, each process's
  * environment (read from {@code /proc/PID/environ}) equal to its allocation.
  */

@@ -31,7 +31,7 @@ import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
 
 /**
- * SPEC §7, network failures, on a test bed of three hosts (network namespaces): the master on A
+ * docs/contract.md §7, network failures, on a test bed of three hosts (network namespaces): the master on A
  * (no local worker), a 2-GPU worker on B, the user program on C with two one-GPU actors on B, one of
  * them in a long call. One host's cable is pulled at a time. Each test prints its timings and appends
  * them to {@code target/it-logs/partition-timings.txt} (the README's "Failures" section gives their

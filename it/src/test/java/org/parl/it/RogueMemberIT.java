@@ -62,7 +62,7 @@ import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 /**
- * SPEC §9 between nodes: a stranger that learnt the Hazelcast cluster name (here: read from the
+ * docs/contract.md §9 between nodes: a stranger that learnt the Hazelcast cluster name (here: read from the
  * cluster map by a legitimate member) joins Hazelcast, but without the token its event bus holds
  * another certificate. Nothing it sends is acted upon, nothing sent in the cluster reaches it, its
  * writes to the cluster maps change no decision, and its "master" role attribute means nothing when it

@@ -36,7 +36,7 @@ import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
 
 /**
- * SPEC §9 at the master's gateway: every client and command needs the cluster token, and a peer
+ * docs/contract.md §9 at the master's gateway: every client and command needs the cluster token, and a peer
  * without it gets one refusal and learns nothing (no cluster name, no address, no actor, no code
  * run), whatever it sends, however much, or if it sends nothing at all.
  */

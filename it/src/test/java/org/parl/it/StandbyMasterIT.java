@@ -35,7 +35,7 @@ import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest;
 
 /**
- * SPEC §10: standby masters. A master started with {@code --standby} takes over when the active one
+ * docs/contract.md §10: standby masters. A master started with {@code --standby} takes over when the active one
  * dies: running actors keep answering, clients given several addresses carry on by themselves,
  * waiting creates are carried over, workers follow, and the pool stays exact. Each test SIGKILLs
  * masters, so each builds its own cluster. Figures (kill to first create, longest call gap) are

@@ -53,7 +53,7 @@ public final class TestMember implements AutoCloseable {
 
   private final ClusterNode node;
   private final ClusterInfo info;
-  /** Which master is active: JobCenter requests go to its JobCenter (SPEC §10). */
+  /** Which master is active: JobCenter requests go to its JobCenter (docs/contract.md §10). */
   private final MasterDirectory masters;
 
   private TestMember(ClusterNode node, ClusterInfo info, MasterDirectory masters) {

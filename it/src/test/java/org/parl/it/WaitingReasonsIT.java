@@ -28,7 +28,7 @@ import org.parl.it.actors.CounterImpl;
 import org.parl.monitor.MonitorHttp;
 
 /**
- * GPU shares and waits that explain themselves (SPEC §4.1) on a GPU cluster whose one worker lends
+ * GPU shares and waits that explain themselves (docs/contract.md §4.1) on a GPU cluster whose one worker lends
  * 2 fake GPUs: four quarter actors fill one GPU exactly, a create that waits says why (in
  * {@code parl status --waiting}, {@code /api/waiting}, {@code parl.waiting()} and its
  * {@code ResourceException}), what can never fit fails at once, and a big request is not starved.

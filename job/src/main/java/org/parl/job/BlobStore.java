@@ -19,7 +19,7 @@ import org.parl.wire.Hashes;
  * Shipped code and files on a worker's host, named by content hash and shared by all jobs there,
  * so that the same jar is sent over the network once. Every blob is checked against its hash
  * before it is stored; a name that is not a hash never reaches the file system. The store is
- * bounded (SPEC §8): each use touches a blob's modification time, and adding one evicts the least
+ * bounded (docs/contract.md §8): each use touches a blob's modification time, and adding one evicts the least
  * recently used blobs above the size cap, except those used within {@link #IN_USE_MS}; a job that
  * needs an evicted blob reports it missing and its client ships it again.
  */

@@ -23,7 +23,7 @@ import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
 
 /**
- * A job's data port (SPEC §8): connections are accepted on one thread and each is authenticated
+ * A job's data port (docs/contract.md §8): connections are accepted on one thread and each is authenticated
  * ({@link Handshake}) on a thread of its own, so that a peer that stalls or sends garbage never
  * holds up another. At most {@code maxPending} connections may be authenticating at once (more are
  * refused at once), and each must finish within the deadline or is closed. The first connection

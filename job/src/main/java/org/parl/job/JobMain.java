@@ -45,7 +45,7 @@ public final class JobMain {
   private static final long CLIENT_WAIT_MS = 60_000;
   /** How long a released job waits for its worker's answer (a new identity, or a stop). */
   private static final long RENEW_WAIT_MS = 10_000;
-  /** Connections that may be authenticating at once; more are refused (SPEC §8). */
+  /** Connections that may be authenticating at once; more are refused (docs/contract.md §8). */
   static final int MAX_UNAUTHENTICATED = 8;
 
   private final String slot;

@@ -3,7 +3,7 @@ package org.parl.job;
 import java.io.IOException;
 
 /**
- * Whether the heap of this job holds a payload its client announces (SPEC §5, §8). Allocating one
+ * Whether the heap of this job holds a payload its client announces (docs/contract.md §5, §8). Allocating one
  * that it does not would end the process with an {@link OutOfMemoryError} that its worker could
  * only blame on the actor's memory limit, though the actor's code used none of it. A payload needs
  * its bytes and about as much again for the values decoded from them.

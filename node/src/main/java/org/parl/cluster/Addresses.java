@@ -10,7 +10,7 @@ public final class Addresses {
 
   /**
    * The JobCenter of the master with this member UUID: what nodes that follow the masters address
-   * (SPEC §10), so that a request never goes to a JobCenter that left, whose registration of
+   * (docs/contract.md §10), so that a request never goes to a JobCenter that left, whose registration of
    * {@link #JOB_CENTER} the event bus may still hold for a moment.
    */
   public static String jobCenter(String memberId) {
@@ -23,7 +23,7 @@ public final class Addresses {
   /** Published to every master: a worker left the pool (pending launches on it must fail). */
   public static final String WORKER_LOST = "parl.master.worker-lost";
 
-  /** Local to each node: the active master changed (SPEC §10). */
+  /** Local to each node: the active master changed (docs/contract.md §10). */
   public static final String MASTERS_CHANGED = "parl.masters-changed";
 
   /** One master's gateway, asked by the JobCenter which clients and jobs it holds. */

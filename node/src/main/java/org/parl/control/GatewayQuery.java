@@ -7,7 +7,7 @@ public sealed interface GatewayQuery extends ControlMessage {
 
   /**
    * Which jobs its live clients hold or are being placed for: after a master left, the JobCenter stops
-   * the jobs that no gateway claims (their client died, or never learnt of them), SPEC §10.
+   * the jobs that no gateway claims (their client died, or never learnt of them), docs/contract.md §10.
    */
   record ListHeld() implements GatewayQuery, Request<Held> {}
 }

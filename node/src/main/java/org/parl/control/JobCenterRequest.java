@@ -24,7 +24,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
   /**
    * A worker joins the pool with what it lends, and the jobs it already runs: none for a new worker;
-   * after the active master changed (SPEC §10), the jobs it runs, which the new JobCenter adopts
+   * after the active master changed (docs/contract.md §10), the jobs it runs, which the new JobCenter adopts
    * (the worker is the truth about its processes) or tells it to stop ({@link Registered#stop}).
    *
    * @param nodeId the worker's cluster node, whose departure takes the worker with it
@@ -70,7 +70,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
    *
    * @param resources what the actor asks for, as its client stated it
    * @param gateway the member UUID of the master whose gateway asks: when that master leaves, its
-   *     waiting requests are given up (its clients resubmit them elsewhere, SPEC §10)
+   *     waiting requests are given up (its clients resubmit them elsewhere, docs/contract.md §10)
    * @param waitForWorkers whether a request no worker could ever hold waits for workers that may join
    * @param program the client's program, as its hello named it: shown beside a waiting request
    */
@@ -119,7 +119,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
   }
 
   /**
-   * A client resumes its session at another master's gateway (SPEC §10): which of the jobs it names
+   * A client resumes its session at another master's gateway (docs/contract.md §10): which of the jobs it names
    * are still its own. Answered by {@link Claimed}.
    */
   record ClaimJobs(String clientId, List<String> jobIds) implements JobCenterRequest, Request<Claimed> {
@@ -132,11 +132,11 @@ public sealed interface JobCenterRequest extends ControlMessage {
   /** Everything at once, with the pool's invariant checked: for {@code parl status} and tests. */
   record GetSnapshot() implements JobCenterRequest, Request<Snapshot> {}
 
-  /** The waiting requests, each with why it waits (SPEC §4.1). */
+  /** The waiting requests, each with why it waits (docs/contract.md §4.1). */
   record GetWaiting() implements JobCenterRequest, Request<WaitingList> {}
 
   /**
-   * An operator takes a worker, or one of its GPUs, out of service or puts it back (SPEC §11):
+   * An operator takes a worker, or one of its GPUs, out of service or puts it back (docs/contract.md §11):
    * nothing new is placed there, what runs there goes on.
    *
    * @param gpu the GPU's index, or null for the whole worker

@@ -24,7 +24,7 @@ public sealed interface LocalEvent extends ControlMessage {
   }
 
   /**
-   * The active master changed (SPEC §10), as this node's {@code MasterDirectory} sees it.
+   * The active master changed (docs/contract.md §10), as this node's {@code MasterDirectory} sees it.
    *
    * @param active the member UUID of the active master now, or null when no master is left
    * @param previous the one before, or null when there was none

@@ -15,7 +15,7 @@ import org.parl.control.Request;
 
 /**
  * Requests to the active master's JobCenter ({@link Addresses#jobCenter(String)}). During a
- * takeover (SPEC §10) there is none for a moment: while no master is active, or the new one's
+ * takeover (docs/contract.md §10) there is none for a moment: while no master is active, or the new one's
  * JobCenter is not registered yet ("no handlers"), the request is tried again until its own time is up.
  */
 public final class JobCenterCalls {

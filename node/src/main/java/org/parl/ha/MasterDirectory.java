@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This node's view of the cluster's masters (SPEC §10): the verified records in
+ * This node's view of the cluster's masters (docs/contract.md §10): the verified records in
  * {@value Addresses#MASTERS_MAP} joined with Hazelcast's member list, and the election over them
  * ({@link Masters}). Every master, worker and monitor process runs one. When the active master
  * changes, it publishes {@link MastersChanged} on {@value Addresses#MASTERS_CHANGED} in this node;

@@ -7,7 +7,7 @@ import java.util.Optional;
 import org.parl.wire.gateway.MasterState;
 
 /**
- * The masters of the cluster at one moment, and the election (SPEC §10): the active master is the
+ * The masters of the cluster at one moment, and the election (docs/contract.md §10): the active master is the
  * oldest live cluster member with a valid master record. Every member sees the same member list in
  * the same order, so every member computes the same answer without a protocol of its own; a master
  * that joins later is younger, so it never displaces the active one.

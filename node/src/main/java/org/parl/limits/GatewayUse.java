@@ -3,7 +3,7 @@ package org.parl.limits;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The master's gateway connections against their caps (SPEC §8), as the gateway publishes them for
+ * The master's gateway connections against their caps (docs/contract.md §8), as the gateway publishes them for
  * {@code /metrics}, with the master's caps in effect (its limits file and flags).
  *
  * @param open connections open now

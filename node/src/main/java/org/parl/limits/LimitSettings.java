@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The caps of SPEC §8 that a lab may want to change, from {@code config/parl-limits.properties}:
+ * The caps of docs/contract.md §8 that a lab may want to change, from {@code config/parl-limits.properties}:
  * {@code $PARL_LIMITS_CONFIG}, else the installation's {@code config/parl-limits.properties}, else
  * the copy inside the jar; a value given on the command line ({@link #override}) replaces the file's.
  * A missing key keeps its default; a bad value is an {@link IllegalArgumentException} with one sentence.

@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Backpressure on one outbound stream (SPEC §8): a peer that does not read costs at most a bounded
+ * Backpressure on one outbound stream (docs/contract.md §8): a peer that does not read costs at most a bounded
  * queue. While the stream's write queue is full its input, if any, is paused; when the queue stays
  * full past a grace, or the bytes not yet flushed pass a hard cap, the peer is dropped with one log
  * line, and nothing more is written to it. Used on the stream's own context.

@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A master's role (SPEC §10): standby until the election names it, then active for good: it deploys
+ * A master's role (docs/contract.md §10): standby until the election names it, then active for good: it deploys
  * the JobCenter, which rebuilds the pool and serves. An active master that finds another one elected
  * (it was cut off and the cluster went on without it) hands itself to {@code demoted}: it stops, and
  * may be restarted as a standby.

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stops the jobs that no client holds any more, after a master left or took over (SPEC §10): a
+ * Stops the jobs that no client holds any more, after a master left or took over (docs/contract.md §10): a
  * client of the master that left either resumes its session at another master's gateway within the
  * grace period, or is gone; a job granted in the old master's last moments may be known to nobody.
  * The jobs that existed when the sweep was scheduled and that no live gateway claims are stopped;

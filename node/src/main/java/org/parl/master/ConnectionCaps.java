@@ -7,7 +7,7 @@ import org.parl.limits.GatewayUse;
 import org.parl.limits.LimitSettings;
 
 /**
- * Counts the gateway's connections (SPEC §8): per peer address, in total, and those not yet
+ * Counts the gateway's connections (docs/contract.md §8): per peer address, in total, and those not yet
  * authenticated, against the caps of {@link LimitSettings}. Touched only on the gateway's context.
  */
 final class ConnectionCaps {

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's door (SPEC §8, §9): each new connection is challenged and must prove, in one line
+ * The gateway's door (docs/contract.md §8, §9): each new connection is challenged and must prove, in one line
  * of at most {@link GatewayAuth#MAX_LINE_BEFORE_AUTH} bytes and within {@link GatewayAuth#DEADLINE_MS},
  * that it holds the cluster token, bound to the certificate this gateway presents (see
  * {@link GatewayAuth}). Only then are its lines served. A peer that fails gets one refusal and is

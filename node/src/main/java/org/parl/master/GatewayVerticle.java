@@ -118,11 +118,11 @@ public final class GatewayVerticle extends VerticleBase {
    * @param info how to reach the cluster, known once every server of the master is bound (asked
    *     for when a node says hello)
    * @param node this master's cluster node
-   * @param masters this node's view of the cluster's masters (SPEC §10)
+   * @param masters this node's view of the cluster's masters (docs/contract.md §10)
    * @param port the gateway's port; 0 binds a free one (see {@link #port()})
    * @param token the cluster's token, which every peer must prove that it holds
    * @param served the certificate the gateway presents, issued by the cluster's CA; the token proofs are bound to it
-   * @param limits the connection caps (SPEC §8)
+   * @param limits the connection caps (docs/contract.md §8)
    */
   public GatewayVerticle(Supplier<ClusterInfo> info, ClusterNode node, Supplier<Masters> masters, String host, int port,
       ClusterToken token, NodeCertificate served, LimitSettings limits) {
@@ -283,7 +283,7 @@ public final class GatewayVerticle extends VerticleBase {
   }
 
   /**
-   * A client whose master left carries on here (SPEC §10): it keeps its id and the jobs the JobCenter
+   * A client whose master left carries on here (docs/contract.md §10): it keeps its id and the jobs the JobCenter
    * still knows as its own; it is told at once of those the cluster lost meanwhile. Only with the
    * session's resume ticket ({@link ResumeTickets}): another holder of the cluster token cannot take
    * over a client's session, and its jobs, by naming its id.

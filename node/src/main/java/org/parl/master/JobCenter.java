@@ -69,7 +69,7 @@ public final class JobCenter<H> {
   }
 
   /**
-   * @param maxWaitingPerClient how many requests of one client may wait at once (SPEC §8)
+   * @param maxWaitingPerClient how many requests of one client may wait at once (docs/contract.md §8)
    * @param firstJobNumber the number of the first job id granted here ({@code job-N}): after a
    *     takeover, beyond every id the previous master may have handed out
    */
@@ -103,7 +103,7 @@ public final class JobCenter<H> {
   }
 
   /**
-   * Adds a worker with the jobs it reports (adopting each one whose resources are free, SPEC §10),
+   * Adds a worker with the jobs it reports (adopting each one whose resources are free, docs/contract.md §10),
    * then serves what was waiting for it. The same worker registering again from the same node (a
    * retry whose first answer was lost) changes nothing.
    *
@@ -286,7 +286,7 @@ public final class JobCenter<H> {
   }
 
   /**
-   * Takes a worker, or one of its GPUs, out of service or back (SPEC §11): nothing new is placed
+   * Takes a worker, or one of its GPUs, out of service or back (docs/contract.md §11): nothing new is placed
    * there; what runs there goes on.
    *
    * @param gpu the GPU's index, or null for the whole worker

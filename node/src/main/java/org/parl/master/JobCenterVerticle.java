@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * written through to the cluster maps {@value Addresses#WORKERS_MAP} and {@value Addresses#JOBS_MAP};
  * job ends and losses are published to every master's gateway on {@value Addresses#JOB_EVENTS}.
  *
- * <p>It starts by rebuilding the pool ({@link Rebuild}, SPEC §10): it reads the maps the previous
+ * <p>It starts by rebuilding the pool ({@link Rebuild}, docs/contract.md §10): it reads the maps the previous
  * active master wrote (empty in a new cluster), waits until every worker in them whose node is still
  * a member has reported what it runs, or {@link #REPORT_WAIT_MS}, and only then serves requests; those
  * that arrive meanwhile wait.
@@ -106,7 +106,7 @@ public final class JobCenterVerticle extends VerticleBase {
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
 
   /**
-   * @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8)
+   * @param maxWaitingPerClient how many creates of one client may wait at once (docs/contract.md §8)
    * @param masters the live masters, as this node's directory sees them: their gateways are asked
    *     which jobs their clients hold
    */

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Places jobs for the gateway: a JobCenter allocation, then a launch on the chosen worker (whose
  * resources go back if the launch fails); and stops them. An allocation still waiting when the
- * active master changes is resubmitted to the new one with the time it has left (SPEC §10): the
+ * active master changes is resubmitted to the new one with the time it has left (docs/contract.md §10): the
  * old JobCenter's answer, should one still come, is ignored. Used from the gateway's context only.
  */
 final class Placer {

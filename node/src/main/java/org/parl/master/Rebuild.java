@@ -11,7 +11,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 
 /**
- * How a new active master rebuilds the JobCenter (SPEC §10), without Vert.x: from the workers'
+ * How a new active master rebuilds the JobCenter (docs/contract.md §10), without Vert.x: from the workers'
  * reports of what they run (the truth about their processes) and the cluster maps the previous
  * active master wrote (what to expect, and what to tell clients they lost).
  *
@@ -21,7 +21,7 @@ import org.parl.control.JobState;
  *       held twice) is refused: its worker stops it;
  *   <li>a job in the maps that no worker reports is released: its client is told it was lost;
  *   <li>a worker in the maps that did not report is dropped (its member is gone, or it did not answer
- *       in time: it then fences itself, SPEC §7).
+ *       in time: it then fences itself, docs/contract.md §7).
  * </ul>
  * Job numbers go on past every id either side knew, with a margin for grants the previous master
  * made in its last moments and never published.

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import org.parl.limits.LimitSettings;
 
 /**
- * The monitor's HTTP API (SPEC §6): the cluster view, a client's jobs, job logs, Prometheus
+ * The monitor's HTTP API (docs/contract.md §6): the cluster view, a client's jobs, job logs, Prometheus
  * metrics and the statistics history. Parameters go through {@link ApiParams} first.
  */
 final class ApiHandlers {
@@ -32,7 +32,7 @@ final class ApiHandlers {
     reply(ctx, watch::refresh);
   }
 
-  /** {@code GET /api/waiting}: the creates waiting for resources, each with why (SPEC §4.1). */
+  /** {@code GET /api/waiting}: the creates waiting for resources, each with why (docs/contract.md §4.1). */
   void waiting(RoutingContext ctx) {
     reply(ctx, watch::waiting);
   }

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Turns a {@link ClusterState} into the JSON of {@code GET /api/cluster} (SPEC §6): workers with
+ * Turns a {@link ClusterState} into the JSON of {@code GET /api/cluster} (docs/contract.md §6): workers with
  * their CPUs, GPU ids and live GPU figures (and which job holds each used GPU), clients with their
  * uptime and the link to their jobs page, live jobs, and totals; and what the capped resources use
- * (SPEC §8): each worker's job logs and code cache on disk, the gateway's connections. Plain Java, no I/O.
+ * (docs/contract.md §8): each worker's job logs and code cache on disk, the gateway's connections. Plain Java, no I/O.
  */
 public final class ClusterView {
 

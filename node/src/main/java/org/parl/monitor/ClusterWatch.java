@@ -21,7 +21,7 @@ final class ClusterWatch {
   private final Supplier<Masters> masters;
   private final StatsHistory history = new StatsHistory(HISTORY_POINTS);
 
-  /** @param masters the cluster's masters as this node sees them, shown with the active one marked (SPEC §10) */
+  /** @param masters the cluster's masters as this node sees them, shown with the active one marked (docs/contract.md §10) */
   ClusterWatch(ClusterReader reader, Supplier<String> baseUrl, Supplier<Masters> masters) {
     this.reader = reader;
     this.baseUrl = baseUrl;

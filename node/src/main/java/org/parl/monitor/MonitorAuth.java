@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The monitor's door (SPEC §6, §9). Every request but the login itself must carry the cluster
+ * The monitor's door (docs/contract.md §6, §9). Every request but the login itself must carry the cluster
  * token, as {@code Authorization: Bearer <token>}, or the cookie of a session opened at
  * {@code /login} (with a one-time code, or the token typed into the token page). Refused API
  * requests get 401 with a JSON error that says how to authenticate; pages get the token page.

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The web monitor (SPEC §6): pages from {@code webroot/}, the JSON API, {@code /metrics}, and
+ * The web monitor (docs/contract.md §6): pages from {@code webroot/}, the JSON API, {@code /metrics}, and
  * live updates by Server-Sent Events on {@code /api/events}, over HTTPS ({@link MonitorCertificate}:
  * one the cluster's CA issued, or the operator's own) and only for holders of the cluster token
  * ({@link MonitorAuth}). It reads what the cluster publishes every {@value #POLL_MS} ms, and at once

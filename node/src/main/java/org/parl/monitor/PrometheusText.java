@@ -25,7 +25,7 @@ public final class PrometheusText {
   }
 
   /**
-   * The view, what each capped resource uses next to its cap as in effect where it is enforced (SPEC
+   * The view, what each capped resource uses next to its cap as in effect where it is enforced (docs/contract.md
    * §8), then the caps of {@code limits} as {@code parl_limit{name="KEY"}}.
    *
    * @param limits the caps read where this monitor runs, also the per-client cap when the master

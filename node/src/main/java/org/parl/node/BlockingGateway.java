@@ -53,7 +53,7 @@ public final class BlockingGateway {
     return ClusterInfo.of(ask(master, token, new GatewayRequest.MonitorHello(1), GatewayReply.Joining.class).cluster());
   }
 
-  /** How a standby master joins the cluster of the master at {@code master} (SPEC §10). */
+  /** How a standby master joins the cluster of the master at {@code master} (docs/contract.md §10). */
   public static ClusterInfo joinAsMaster(HostPort master, ClusterToken token) {
     return ClusterInfo.of(ask(master, token, new GatewayRequest.MasterHello(1), GatewayReply.Joining.class).cluster());
   }
@@ -64,7 +64,7 @@ public final class BlockingGateway {
   }
 
   /**
-   * Drains or undrains a worker, or one of its GPUs (SPEC §11).
+   * Drains or undrains a worker, or one of its GPUs (docs/contract.md §11).
    *
    * @param gpu the GPU's index, or null for the whole worker
    * @throws NodeFailure with the master's sentence when it refuses (an unknown worker or GPU, say)

@@ -14,7 +14,7 @@ public final class ClusterFiles {
 
   private ClusterFiles() {}
 
-  /** Records the master's public address; the Hazelcast cluster name stays out of files (SPEC §9). */
+  /** Records the master's public address; the Hazelcast cluster name stays out of files (docs/contract.md §9). */
   public static Path write(ClusterInfo info) {
     JsonObject record = info.toJson();
     record.remove("clusterName");

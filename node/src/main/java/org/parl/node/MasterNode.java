@@ -30,7 +30,7 @@ import org.parl.worker.WorkerVerticle;
 
 /**
  * A master running in this process: its Hazelcast member, the gateway, the local worker (if any),
- * the web monitor and, while it is the active master (SPEC §10), the JobCenter. {@code parl master}
+ * the web monitor and, while it is the active master (docs/contract.md §10), the JobCenter. {@code parl master}
  * runs one in the foreground; {@code parl demo} runs two side by side.
  */
 public final class MasterNode implements AutoCloseable {
@@ -100,7 +100,7 @@ public final class MasterNode implements AutoCloseable {
    * port when taken, become free ports), so two masters starting side by side cannot race for one.
    * The first master of a cluster returns once it is active; a standby once it is known as one.
    *
-   * @param token the cluster's token (SPEC §9); the cluster's TLS keys are derived from it here, once
+   * @param token the cluster's token (docs/contract.md §9); the cluster's TLS keys are derived from it here, once
    * @param demoted told why, if this master must stop because another one was elected (see {@link ActiveRole})
    * @throws NodeFailure when a port is taken, a part cannot start, or a standby finds no active master
    */
@@ -188,7 +188,7 @@ public final class MasterNode implements AutoCloseable {
   public boolean active() {
     return directory.current().isActive(node.memberId());
   }
-  /** A fresh one-time login link to the monitor (SPEC §6): {@code https://HOST:PORT/login?code=...}. */
+  /** A fresh one-time login link to the monitor (docs/contract.md §6): {@code https://HOST:PORT/login?code=...}. */
   public String monitorLoginLink() {
     return monitor.loginLink();
   }
@@ -213,7 +213,7 @@ public final class MasterNode implements AutoCloseable {
 
   /**
    * Prepares this master to stop: its cluster file goes, and the client connections its gateway
-   * closes do not stop their jobs (the clients resume at another master, SPEC §10).
+   * closes do not stop their jobs (the clients resume at another master, docs/contract.md §10).
    */
   public void handOver() {
     forgetClusterFile();

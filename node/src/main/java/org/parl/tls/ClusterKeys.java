@@ -22,7 +22,7 @@ import org.parl.security.SignedRecords;
 
 /**
  * The TLS identity of a cluster, derived from its token alone, so that users copy one file to a
- * new host and never run keytool or openssl (SPEC §9). For the event bus, every node derives the
+ * new host and never run keytool or openssl (docs/contract.md §9). For the event bus, every node derives the
  * same P-256 key and the same self-signed certificate, byte for byte (the signature is
  * deterministic, RFC 6979), and trusts exactly that certificate: a peer without the token can
  * neither present it nor accept it. For the servers users reach (the monitor, the gateway), the

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a worker's disk caps (SPEC §8) hold now, for {@code /metrics}: its job logs (all of them,
+ * What a worker's disk caps (docs/contract.md §8) hold now, for {@code /metrics}: its job logs (all of them,
  * and the largest live one, which its {@link CappedLog} rotates at the per-job cap) and its host's
  * shipped-code cache, each next to its cap. Blocking (lists folders): call it off the event loop.
  */

@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fencing (SPEC §7): a worker that lost its master stops its jobs, so that no job outlives its
+ * Fencing (docs/contract.md §7): a worker that lost its master stops its jobs, so that no job outlives its
  * allocation and no GPU is offered again while a job from before still runs.
  *
  * <p>When the last master leaves the cluster (with standbys, the worker follows the new active
- * master instead, SPEC §10), that master's gateway is probed. A gateway that refuses connections
+ * master instead, docs/contract.md §10), that master's gateway is probed. A gateway that refuses connections
  * belongs to a master that stopped or died: the worker stops its jobs and exits at once ("the master
  * at ... left the cluster"). Otherwise the master cannot be reached (this host or the master's was
  * cut off, or the master froze): it may live on and has dropped this worker from its pool, so after

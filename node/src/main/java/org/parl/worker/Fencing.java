@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * How a worker on a node of its own reacts when its master leaves the cluster (SPEC §7, fencing; see
+ * How a worker on a node of its own reacts when its master leaves the cluster (docs/contract.md §7, fencing; see
  * {@link Fence}). A worker inside the master's process has none: it ends with its master.
  *
  * @param limit how long the worker keeps its jobs after it lost a master it cannot reach

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds each job to its GPU memory budget ({@code gpuMemoryMb}, SPEC §4.1): every
+ * Holds each job to its GPU memory budget ({@code gpuMemoryMb}, docs/contract.md §4.1): every
  * {@link #CHECK_MS} it reads what each process uses on each GPU ({@link GpuProcesses}, under the
  * inventory's enforced deadline, off the event loop), adds it up over the job's whole process tree
  * per GPU, and stops a job whose tree uses more than its budget on one of its GPUs. Sharing a GPU

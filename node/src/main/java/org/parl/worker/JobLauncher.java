@@ -65,7 +65,7 @@ final class JobLauncher {
   private String classpath;
   private String libraries;
   private JobArchive archive;
-  /** The host's shipped-code cache cap that job processes enforce (SPEC §8); set once the limits are read. */
+  /** The host's shipped-code cache cap that job processes enforce (docs/contract.md §8); set once the limits are read. */
   private volatile long codeCacheMaxBytes = LimitSettings.DEFAULTS.codeCacheMaxBytes();
   /** The cap of each job log, enforced on every write by the process's {@link JobOutput}. */
   private volatile long logMaxBytes = LimitSettings.DEFAULTS.logMaxBytes();

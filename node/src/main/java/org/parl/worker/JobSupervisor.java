@@ -115,7 +115,7 @@ final class JobSupervisor {
         .compose(v -> control.listen(vertx));
   }
 
-  /** The disk caps of SPEC §8: job logs rotated and tidied, the shipped-code cache bounded. */
+  /** The disk caps of docs/contract.md §8: job logs rotated and tidied, the shipped-code cache bounded. */
   private void applyLimits(LimitSettings limits) {
     launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
     launcher.logMaxBytes(limits.logMaxBytes());

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs an external command under a deadline that is enforced (SPEC §8): its output is read on a
+ * Runs an external command under a deadline that is enforced (docs/contract.md §8): its output is read on a
  * thread of its own, so a command that never writes or never exits cannot block the caller, and
  * one that overruns is killed with every process it started. Blocking: call it off the event loop.
  */

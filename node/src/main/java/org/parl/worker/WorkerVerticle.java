@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
  * process for each actor the master places here (from a warm pool when it can), reports each
  * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. When another
- * master becomes active (SPEC §10) it registers again with the jobs it runs, which the new JobCenter
+ * master becomes active (docs/contract.md §10) it registers again with the jobs it runs, which the new JobCenter
  * adopts; it launches only grants of the master it sees active. A worker on a node of its own fences
  * itself when the last master is gone ({@link Fence}).
  */

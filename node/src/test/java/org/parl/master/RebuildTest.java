@@ -19,7 +19,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 
 /**
- * {@link Rebuild} (SPEC §10) against maps and worker reports that disagree in every way: jobs the
+ * {@link Rebuild} (docs/contract.md §10) against maps and worker reports that disagree in every way: jobs the
  * maps lack, jobs only the maps have, stale GPU lists, workers missing on either side, and reports
  * that conflict (a GPU two jobs claim, a GPU the worker does not lend, a job id two workers claim, a
  * job reported under another worker). Whatever the mix, the rebuilt pool passes its invariant, holds

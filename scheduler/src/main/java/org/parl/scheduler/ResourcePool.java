@@ -218,7 +218,7 @@ public final class ResourcePool {
 
   /**
    * Records a job that already holds exactly these resources (a new active master adopting what a
-   * worker reports it runs, SPEC §10). Service states do not matter: a job keeps what it holds.
+   * worker reports it runs, docs/contract.md §10). Service states do not matter: a job keeps what it holds.
    *
    * @throws IllegalArgumentException naming the conflict if the job id is taken, the worker is unknown,
    *     or the CPUs, GPUs, shares or budgets do not fit beside what is held already

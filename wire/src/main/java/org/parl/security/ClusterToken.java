@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.parl.AuthenticationException;
 
 /**
- * The cluster's one secret (SPEC §9). Every node command and client finds it the same way, in this
+ * The cluster's one secret (docs/contract.md §9). Every node command and client finds it the same way, in this
  * order: an explicit file ({@code --token-file}, {@code ConnectOptions.setTokenFile}), the value in
  * {@code PARL_TOKEN}, the file named by {@code PARL_TOKEN_FILE}, then {@code $PARL_HOME/token}
  * ({@code PARL_HOME} defaults to {@code ~/.parl}). A token file readable by other users is refused.
@@ -62,7 +62,7 @@ public final class ClusterToken {
   }
 
   /**
-   * Finds the token as SPEC §9 says.
+   * Finds the token as docs/contract.md §9 says.
    *
    * @param explicitFile {@code --token-file} or {@code ConnectOptions.getTokenFile()}, or null
    * @throws AuthenticationException naming every place looked in, when none holds a usable token

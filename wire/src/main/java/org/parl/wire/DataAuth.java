@@ -9,7 +9,7 @@ import java.util.HexFormat;
 import org.parl.security.SharedSecret;
 
 /**
- * The challenge-response that opens every data connection (SPEC §9): the job's secret never
+ * The challenge-response that opens every data connection (docs/contract.md §9): the job's secret never
  * travels on it, and a recorded exchange cannot be replayed, because each side proves that it
  * holds the secret over the other side's fresh nonce.
  *
@@ -32,7 +32,7 @@ public final class DataAuth {
   public static final String REFUSED = "authentication failed: ";
   /**
    * The job's ERROR instead of a challenge when too many connections are authenticating at once
-   * (SPEC §8): the client may try again a moment later.
+   * (docs/contract.md §8): the client may try again a moment later.
    */
   public static final String BUSY = "too many connections are waiting to authenticate with this job; try again";
   /** How long a new connection has to complete the exchange (and the TLS handshake before it). */

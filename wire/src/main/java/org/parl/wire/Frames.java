@@ -33,7 +33,7 @@ public final class Frames {
   public static final int PROTOCOL = 5;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
-  /** Largest payload accepted from a peer that has not authenticated yet (SPEC §8). */
+  /** Largest payload accepted from a peer that has not authenticated yet (docs/contract.md §8). */
   public static final int PRE_AUTH_MAX_PAYLOAD = 64 * 1024;
 
   // client -> job

@@ -8,7 +8,7 @@ import java.util.HexFormat;
 import org.parl.wire.BadMessageException;
 
 /**
- * What the two sides of the gateway's authentication share (SPEC §9): the sizes, the deadline, the
+ * What the two sides of the gateway's authentication share (docs/contract.md §9): the sizes, the deadline, the
  * purpose labels of the proofs, and how a certificate's fingerprint is taken. The exchange itself is
  * in {@link ServerHandshake} and {@link ClientHandshake}:
  *

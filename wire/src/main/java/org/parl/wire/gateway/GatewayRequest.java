@@ -41,12 +41,12 @@ public sealed interface GatewayRequest {
   /** The first request after authentication; which one tells what the peer is. */
   sealed interface Hello extends GatewayRequest {}
 
-  /** Most jobs a resuming client may claim (SPEC §10). */
+  /** Most jobs a resuming client may claim (docs/contract.md §10). */
   int MAX_RESUMED_JOBS = 100_000;
 
   /**
    * A user program connects: answered by {@link GatewayReply.Welcome}. A client whose master
-   * connection broke (its master died or stopped, SPEC §10) connects to another master with
+   * connection broke (its master died or stopped, docs/contract.md §10) connects to another master with
    * {@code resumeClientId} and the jobs it holds: it keeps its id, and its jobs stay its own; the
    * gateway tells it with {@link GatewayReply.JobEnded} about any of them the cluster lost meanwhile.
    * Only the client that opened the session can resume it: it proves so with the secret
@@ -93,7 +93,7 @@ public sealed interface GatewayRequest {
     }
   }
 
-  /** A standby master about to join the cluster (SPEC §10): answered by {@link GatewayReply.Joining}. */
+  /** A standby master about to join the cluster (docs/contract.md §10): answered by {@link GatewayReply.Joining}. */
   record MasterHello(@Required long id) implements Hello {
     public MasterHello {
       Checks.range("id", id, 0, Long.MAX_VALUE);

@@ -3,7 +3,7 @@ package org.parl.wire.gateway;
 import org.parl.wire.Checks;
 
 /**
- * One master of the cluster as {@code parl status} and the monitor show it (SPEC §10): exactly one
+ * One master of the cluster as {@code parl status} and the monitor show it (docs/contract.md §10): exactly one
  * is active (it runs the JobCenter), the others stand by to take over.
  *
  * @param memberId its Hazelcast member UUID
