@@ -68,13 +68,16 @@ final class JavaCommand {
    */
   List<String> clientProgram(Class<?> main, List<String> args) {
     Path root = Path.of(System.getProperty("parl.root", jar.getParent().getParent().getParent().toString()));
-    String own;
+    return command(List.of(), ClientLibrary.classPath(root) + File.pathSeparator + ownJar(main), main, args);
+  }
+
+  /** The jar (or class folder) that holds {@code main}. */
+  String ownJar(Class<?> main) {
     try {
-      own = Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+      return Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (java.net.URISyntaxException e) {
       throw new IllegalStateException("cannot locate the jar of " + main.getName() + ": " + e.getMessage(), e);
     }
-    return command(List.of(), ClientLibrary.classPath(root) + File.pathSeparator + own, main, args);
   }
 
   /** {@code java -cp parl.jar <main> <args>}: a plain program on the cluster's runtime class path. */

@@ -159,13 +159,16 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
    * What a fresh program's first connection would otherwise do one step after the other: the JDK's
    * TLS client is set up on its own thread while Vert.x starts, and Netty is told not to announce
    * its buffer allocations to Java Flight Recorder (loading JFR's event support costs ~0.1 s on the
-   * event loop, and nothing reads them) unless the program chose otherwise.
+   * event loop, and nothing reads them) unless the program chose otherwise. Netty's global executor,
+   * which closing Vert.x wakes, no longer keeps the JVM alive a second after the program's last line
+   * ({@link DaemonGlobalExecutor}).
    */
   private static void startUp() {
     if (System.getProperty(NETTY_JFR) == null) {
       System.setProperty(NETTY_JFR, "false");
     }
     TlsWarmUp.start();
+    DaemonGlobalExecutor.apply();
   }
 
   /** The cluster token: the options' own, else as docs/contract.md §9 says; {@code AuthenticationException} when there is none. */

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * A user's program built and run with nothing but {@code bin/parl classpath} (README): it compiles
  * against the client artifact alone, runs against a real cluster, and that class path holds no node
- * runtime (no Hazelcast, no web server, no CLI, no logging binding).
+ * runtime (no Hazelcast, no web server, no CLI, no logging binding). The same program also runs
+ * through {@code bin/parl run}, whose first run leaves the client library's class-data archive.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClientClasspathIT {
@@ -109,6 +110,26 @@ class ClientClasspathIT {
       var answer = program.awaitLine("ANSWER hello parl from pid (\\d+) \\(client pid (\\d+)\\)", QUICK);
       assertTrue(!answer.group(1).equals(answer.group(2)), "the actor ran in a job process of its own");
       assertEquals(0, program.awaitExit(QUICK), program.output());
+    }
+
+    // the launcher: the first run records its classes and leaves a class-data archive behind it, the next maps it
+    Path cds = cluster.home.resolve("cds");
+    for (int run = 0; run < 2; run++) {
+      try (ParlProcess program = ParlProcess.startCommand(ParlProcess.env(cluster.home), "run-" + run,
+          List.of(root.resolve("bin/parl").toString(), "run", "-cp", dir.toString(), "HelloParl", cluster.address))) {
+        program.awaitLine("ANSWER hello parl from pid (\\d+)", QUICK);
+        assertEquals(0, program.awaitExit(QUICK), program.output());
+      }
+      Await.until("bin/parl run's class-data archive in " + cds, QUICK, () -> hasClientArchive(cds));
+    }
+  }
+
+  private static boolean hasClientArchive(Path cds) throws java.io.IOException {
+    if (!Files.isDirectory(cds)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(cds)) {
+      return files.anyMatch(f -> f.getFileName().toString().matches("client-\\d+\\.jsa"));
     }
   }
 }
