@@ -44,6 +44,8 @@ final class PoolWorker {
   final GpuSpec[] gpus;
   /** GPU index of each slot, ascending, for binary search. */
   final int[] indexes;
+  /** Whether the indexes are 0..n-1, as on most workers: then a GPU's slot is its index, found without a read. */
+  final boolean dense;
   /** Units held on each GPU: the sum of the shares, or {@link #UNITS} when one job holds it whole. */
   final int[] units;
   /** Memory budgets placed on each GPU, summed, in MiB. */
@@ -69,10 +71,13 @@ final class PoolWorker {
     int n = sorted.length;
     this.indexes = new int[n];
     this.slots = new GpuSlot[n];
+    boolean consecutive = true;
     for (int s = 0; s < n; s++) {
       indexes[s] = sorted[s].index();
       slots[s] = new GpuSlot(this, s);
+      consecutive &= indexes[s] == s;
     }
+    this.dense = consecutive;
     this.units = new int[n];
     this.budgets = new long[n];
     this.wholeHeld = new boolean[n];
@@ -91,6 +96,9 @@ final class PoolWorker {
 
   /** The slot of a GPU index, or a negative number when the worker does not lend it. */
   int slotOf(int gpuIndex) {
+    if (dense) {
+      return gpuIndex < indexes.length ? gpuIndex : -1;
+    }
     return Arrays.binarySearch(indexes, gpuIndex);
   }
 
@@ -118,16 +126,16 @@ final class PoolWorker {
   }
 
   /**
-   * The key of a GPU in the share index, or -1 when no share may be placed on it (out of service, or
-   * held whole). Twice the free units, plus one when nothing at all is held, so that a walk upwards
-   * from {@code 2 * share} meets the partly used GPU with the fewest sufficient free units first and
-   * untouched GPUs last.
+   * The key of a GPU in the share index, or -1 when it is not filed there: out of service, held whole,
+   * full, or untouched. Twice the free units, so that a walk upwards from {@code 2 * share} meets the
+   * partly used GPU with the fewest sufficient free units first. Untouched GPUs are found through the
+   * pool's whole-GPU index instead: that keeps whole-GPU allocations, the common case, off this index.
    */
   int shareKey(int s) {
-    if (!inService(s) || wholeHeld[s] || units[s] >= UNITS) {
+    if (!inService(s) || wholeHeld[s] || units[s] >= UNITS || untouched(s)) {
       return -1;
     }
-    return 2 * (UNITS - units[s]) + (untouched(s) ? 1 : 0);
+    return 2 * (UNITS - units[s]);
   }
 
   static int shareKeyFloor(int share) {
@@ -139,12 +147,13 @@ final class PoolWorker {
   private static final int MAX_BUCKET = 1 << 16;
 
   /**
-   * The key of a GPU in the budget index (its free memory, in buckets), or -1 when no budget may be
-   * placed on it: out of service, held whole, of unknown memory, or full. A budget alone packs by memory,
+   * The key of a GPU in the budget index (its free memory, in buckets), or -1 when it is not filed
+   * there: out of service, held whole, untouched (found through the whole-GPU index), of unknown memory,
+   * or full. A budget alone packs by memory,
    * the resource it asks for, on the GPU with the least free memory that suffices.
    */
   int budgetKey(int s) {
-    if (!inService(s) || wholeHeld[s] || gpus[s].memoryMb() == 0 || memoryFree(s) <= 0) {
+    if (!inService(s) || wholeHeld[s] || untouched(s) || gpus[s].memoryMb() == 0 || memoryFree(s) <= 0) {
       return -1;
     }
     return budgetBucket(memoryFree(s));
@@ -158,6 +167,9 @@ final class PoolWorker {
 
   /** Whether this GPU has the model and the total memory a request needs (its load aside). */
   boolean capable(int s, ResourceRequest r) {
+    if (r.gpuModel() == null && r.gpuMemoryMb() == 0) {
+      return true; // the common case, without reading the GPU's description (a cache miss per GPU at scale)
+    }
     return gpus[s].matches(r.gpuModel()) && (r.gpuMemoryMb() == 0 || gpus[s].memoryMb() >= r.gpuMemoryMb());
   }
 
@@ -174,6 +186,23 @@ final class PoolWorker {
 
   boolean wholeFree(int s, ResourceRequest r) {
     return untouched(s) && inService(s) && capable(s, r);
+  }
+
+  /**
+   * The untouched GPU (nothing held, in service) with the least memory that holds {@code r}'s share
+   * or budget, lowest index first; -1 when there is none or the worker lacks {@code r}'s CPUs.
+   */
+  int pickUntouched(ResourceRequest r) {
+    if (vacantGpus == 0 || cpusVacant() < r.cpus()) {
+      return -1;
+    }
+    int best = -1;
+    for (int s = 0; s < gpus.length; s++) {
+      if (wholeFree(s, r) && (best < 0 || gpus[s].memoryMb() < gpus[best].memoryMb())) {
+        best = s;
+      }
+    }
+    return best;
   }
 
   /** The slots that would take {@code r}'s whole GPUs now (lowest indexes first), or null. */

@@ -367,7 +367,12 @@ public final class ResourcePool {
       PoolWorker.GpuSlot g = r.gpuShare() > 0
           ? shareIndex.first(PoolWorker.shareKeyFloor(r.gpuShare()), fits)
           : budgetIndex.first(PoolWorker.budgetBucket(r.gpuMemoryMb()), fits);
-      return g == null ? null : new Placement(g.worker, new int[] {g.slot});
+      if (g != null) {
+        return new Placement(g.worker, new int[] {g.slot});
+      }
+      // no partly used GPU fits: an untouched one, on the worker with the fewest vacant GPUs that has one
+      PoolWorker w = gpuIndex.first(1, x -> allowed(x, avoid) && x.pickUntouched(r) >= 0);
+      return w == null ? null : new Placement(w, new int[] {w.pickUntouched(r)});
     }
     PoolWorker w = cpuNoGpuIndex.first(r.cpus(), x -> allowed(x, avoid));
     if (w == null) {
@@ -610,6 +615,9 @@ public final class ResourcePool {
   /** Re-files a worker after a job came or went: its vacancies and the GPUs the job touched. */
   private void refile(PoolWorker w, Allocation a) {
     refileWorker(w);
+    if (a.wholeGpus()) {
+      return; // untouched before and held whole after, or the reverse: filed in neither GPU index either way
+    }
     for (int g : a.gpus()) {
       file(w, w.slotOf(g));
     }

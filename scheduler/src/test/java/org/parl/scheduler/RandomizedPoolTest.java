@@ -1,6 +1,7 @@
 package org.parl.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -371,19 +372,29 @@ class RandomizedPoolTest {
       assertEquals(1, a.gpus().size(), context);
       int s = m.slot(a.gpus().get(0));
       assertTrue(m.shareFits(s, r), context + ": the share does not fit GPU " + a.gpus().get(0));
+      // a partly used GPU first (the fewest free units, or the least free memory, that suffice);
+      // only when none fits, an untouched GPU, on the worker with the fewest vacant GPUs that has one
       int best = Integer.MAX_VALUE;
+      int fewestVacant = Integer.MAX_VALUE;
       for (Model x : models.values()) {
         if (x.drained || x.cpus - x.cpusUsed < r.cpus()) {
           continue;
         }
         for (int t = 0; t < x.gpus.size(); t++) {
-          if (x.shareFits(t, r)) {
+          if (x.shareFits(t, r) && !x.untouched(t)) {
             best = Math.min(best, r.gpuShare() > 0 ? x.shareKey(t) : x.budgetKey(t));
+          } else if (x.shareFits(t, r)) {
+            fewestVacant = Math.min(fewestVacant, x.vacantGpus());
           }
         }
       }
-      assertEquals(best, r.gpuShare() > 0 ? m.shareKey(s) : m.budgetKey(s),
-          context + ": shares pack on the partly used GPU with the fewest free units, budgets on the least free memory");
+      if (best != Integer.MAX_VALUE) {
+        assertFalse(m.untouched(s), context + ": an untouched GPU taken while a partly used one fits");
+        assertEquals(best, r.gpuShare() > 0 ? m.shareKey(s) : m.budgetKey(s),
+            context + ": shares pack on the partly used GPU with the fewest free units, budgets on the least free memory");
+      } else {
+        assertEquals(fewestVacant, m.vacantGpus(), context + ": an untouched GPU of the worker with the fewest vacant GPUs");
+      }
     } else {
       assertTrue(a.gpus().isEmpty(), context);
       if (m.vacantGpus() > 0) {
