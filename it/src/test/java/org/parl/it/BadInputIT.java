@@ -85,10 +85,11 @@ class BadInputIT {
       assertEquals("Welcome", welcome.getString("type"), welcome.encode());
       assertNotNull(welcome.getString("clientId"));
       for (String bad : List.of("{\"type\":\"Fly\",\"id\":6}",
-          "{\"type\":\"Create\",\"id\":7,\"cpus\":\"many\",\"timeoutMs\":10}",
-          "{\"type\":\"Create\",\"id\":8,\"cpus\":1}",
-          "{\"type\":\"Create\",\"id\":9,\"cpus\":-3,\"timeoutMs\":10}",
-          "{\"type\":\"Create\",\"id\":10,\"gpus\":2,\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":7,\"resources\":{\"cpus\":\"many\"},\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":8,\"resources\":{\"cpus\":1}}",
+          "{\"type\":\"Create\",\"id\":9,\"resources\":{\"cpus\":-3},\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":10,\"resources\":{\"gpus\":2},\"timeoutMs\":10}",
+          "{\"type\":\"Create\",\"id\":15,\"resources\":{\"cpus\":1,\"gpuShare\":250},\"timeoutMs\":10}",
           "{\"type\":\"Kill\",\"id\":11,\"jobId\":\"job-77\"}",
           "{\"type\":\"ClientHello\",\"id\":12}",
           "{\"type\":\"Welcome\",\"id\":14}")) {

@@ -57,7 +57,7 @@ final class RawJob implements AutoCloseable {
       assertNotNull(line, "the gateway answers hello");
     } while (!line.contains("\"type\":\"Welcome\""));
     // as a client does, it asks only once welcomed (the welcome waits for the session's ticket to be stored)
-    g.send("{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"X\"}");
+    g.send("{\"type\":\"Create\",\"id\":2,\"resources\":{\"cpus\":1},\"timeoutMs\":30000,\"actorClass\":\"X\"}");
     // it pings every 2 s as a client does: a job's start on a busy host can take longer than the
     // gateway's 10 s limit for a silent client; only this thread writes from now on
     java.util.concurrent.ScheduledExecutorService pings = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();

@@ -156,7 +156,7 @@ class SecurityIT {
     int clientsBefore = cluster.member().map(Addresses.CLIENTS_MAP).size();
     long jobProcessesBefore = jobProcesses();
     for (String early : List.of("{\"type\":\"ClientHello\",\"id\":1}",
-        "{\"type\":\"Create\",\"id\":2,\"cpus\":1,\"timeoutMs\":30000,\"actorClass\":\"x.Evil\"}",
+        "{\"type\":\"Create\",\"id\":2,\"resources\":{\"cpus\":1},\"timeoutMs\":30000,\"actorClass\":\"x.Evil\"}",
         "{\"type\":\"WorkerHello\",\"id\":3}", "{\"type\":\"StatusHello\",\"id\":4}", "GET / HTTP/1.1")) {
       try (GatewayPeer stranger = new GatewayPeer(cluster.address)) {
         assertTrue(stranger.reply() instanceof GatewayReply.Challenge);
