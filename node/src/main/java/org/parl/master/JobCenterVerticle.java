@@ -109,6 +109,16 @@ public final class JobCenterVerticle extends VerticleBase {
 
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
 
+  /** Most jobs remembered as stopped here, whose worker will still report their end. */
+  private static final int STOPPED_REMEMBERED = 4096;
+  /** Jobs this JobCenter released and told their worker to stop, with their worker: their end report is expected. */
+  private final Map<String, String> stoppedHere = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+      return size() > STOPPED_REMEMBERED;
+    }
+  };
+
   /**
    * @param maxWaitingPerClient how many creates of one client may wait at once (SPEC §8)
    * @param masters the live masters, as this node's directory sees them: their gateways are asked
@@ -325,6 +335,9 @@ public final class JobCenterVerticle extends VerticleBase {
   /** Only for the job's own worker: anyone else's report would free GPUs that a live job still uses. */
   private Future<Done> end(EndJob r) {
     var job = center.job(r.jobId());
+    if (job.isEmpty() && r.workerId().equals(stoppedHere.remove(r.jobId()))) {
+      return DONE; // released when this JobCenter stopped it: its worker confirms the end
+    }
     if (job.isEmpty() || !job.get().workerId().equals(r.workerId())) {
       return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " on worker " + r.workerId() + " holds resources");
     }
@@ -362,7 +375,7 @@ public final class JobCenterVerticle extends VerticleBase {
     }
     for (JobCenter.Quarantined q : quarantined) {
       GpuFault f = q.fault();
-      log.warn("quarantined {}: nothing is placed there until it has been healthy for {} s, or "
+      log.warn("{}; quarantined it: nothing is placed there until it has been healthy for {} s, or "
           + "'parl undrain {}:{}'", f.describe(), center.healthyAfterMs() / 1000.0, f.workerId(), f.index());
       if (q.jobs().isEmpty()) {
         continue;
@@ -380,6 +393,7 @@ public final class JobCenterVerticle extends VerticleBase {
           continue; // a job on two GPUs that failed together: stopped already
         }
         release(job, cause, true, f);
+        stoppedHere.put(job.jobId(), job.workerId());
         ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
             .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
       }
@@ -408,6 +422,7 @@ public final class JobCenterVerticle extends VerticleBase {
     center.job(jobId).ifPresent(job -> {
       String cause = "its client was gone after a master left";
       release(job, cause, true);
+      stoppedHere.put(jobId, job.workerId());
       ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(jobId, cause), KILL_TIMEOUT_MS)
           .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, job.workerId(), e.getMessage()));
     });
