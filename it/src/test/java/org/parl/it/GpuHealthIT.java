@@ -119,6 +119,34 @@ class GpuHealthIT {
   }
 
   @Test
+  void aWorkerThatOnlyWarnsKeepsItsActorsOnAQuarantinedGpu() throws Exception {
+    Path fake2 = Files.createTempDirectory("parl-fake-gpus-warn");
+    Path smi2 = FakeNvidiaSmi.write(fake2, List.of(
+        new FakeNvidiaSmi.Gpu(0, FakeNvidiaSmi.uuid(20), "NVIDIA Fake H100", 81559, 512, 0, List.of())));
+    ParlProcess[] handle = new ParlProcess[1];
+    String warner = cluster.addWorker(handle, "--nvidia-smi", smi2.toString(), "--gpu-faults", "warn");
+    ParlProcess drain = cluster.cli("drain", cluster.localWorker, "--address", cluster.address);
+    try (ParlClient parl = cluster.connect()) {
+      assertEquals(0, drain.awaitExit(Duration.ofSeconds(5)), drain.output());
+      RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
+      assertEquals(warner, a.workerId(), "the local worker is drained");
+      Files.writeString(fake2.resolve("faults"), "0 ecc=3\n");
+      cluster.awaitSnapshot(s -> s.getJsonArray("workers").stream().map(JsonObject.class::cast)
+          .anyMatch(w -> w.getString("id").equals(warner) && share(w, 0).getBoolean("quarantined")), Duration.ofSeconds(20));
+      Await.until("the master's one warning", Duration.ofSeconds(10),
+          () -> cluster.master.output().contains("runs with --gpu-faults warn: job(s) [" + a.jobId() + "] keep running"));
+      assertEquals(4, a.call(x -> x.add(4)).await(10, TimeUnit.SECONDS), "--gpu-faults warn: the actor runs on");
+      a.close();
+    } finally {
+      cluster.cli("undrain", cluster.localWorker, "--address", cluster.address);
+      handle[0].stop(Duration.ofSeconds(20));
+      TempTrees.delete(fake2);
+    }
+    cluster.awaitSnapshot(s -> s.getJsonArray("workers").size() == 1 && s.getJsonArray("jobs").isEmpty()
+        && !worker(s).getBoolean("drained"), Duration.ofSeconds(20));
+  }
+
+  @Test
   void aDrainedGpuKeepsItsActorAndTakesNothingNew() throws Exception {
     try (ParlClient parl = cluster.connect()) {
       RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).gpus(1).createAsync().await();
