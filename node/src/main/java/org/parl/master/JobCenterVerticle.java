@@ -156,12 +156,12 @@ public final class JobCenterVerticle extends VerticleBase {
             new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient(),
                 jobsStarted, jobsLost, center.waitingByReason()))));
     vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
+    vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
     vertx.setPeriodic(HEALTHY_CHECK_MS, t -> {
       if (serving.future().isComplete()) {
         restoreHealthy();
       }
     });
-    vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
     Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);
     Future<Map<String, String>> jobs = entries(Addresses.JOBS_MAP);
     Future.all(workers, jobs).onComplete(ar -> {
