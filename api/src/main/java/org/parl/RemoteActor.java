@@ -12,7 +12,8 @@ import java.util.function.Function;
  *
  * <p>A call's future fails with {@link RemoteException} when the method threw, with
  * {@link ActorLostException} as soon as the actor's job, its worker or the master is gone (also
- * for calls made afterwards), and with {@link CallTimeoutException} when a call timeout is set
+ * for calls made afterwards; {@link GpuFaultException}, a kind of it, when the JobCenter stopped the
+ * job because a GPU it held turned faulty), and with {@link CallTimeoutException} when a call timeout is set
  * ({@link ConnectOptions#setCallTimeout}, {@link #withTimeout}) and passes; the blocking proxy
  * throws the same exceptions.
  *

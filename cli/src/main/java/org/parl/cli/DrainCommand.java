@@ -88,7 +88,8 @@ public class DrainCommand implements Callable<Integer> {
 
   /** {@code parl undrain WORKER[:GPU]}. */
   @Command(name = "undrain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-      description = "Put a drained worker, or one of its GPUs (WORKER:GPU), back in service.")
+      description = "Put a drained worker, or one of its GPUs (WORKER:GPU), back in service. On a GPU it also lifts a "
+          + "quarantine (a GPU taken out of service as faulty) at once, without waiting for it to stay healthy.")
   public static final class Undrain extends DrainCommand {
     @Override
     boolean drained() {

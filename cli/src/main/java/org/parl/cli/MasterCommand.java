@@ -98,6 +98,7 @@ public final class MasterCommand implements Callable<Integer> {
   public Integer call() {
     String bindHost = host.get();
     HostPort join = validate();
+    gpuOptions.policy(); // a wrong value is reported here, before detaching
     // before detaching, so that a new token file or a refused one is reported here
     ClusterToken token = standby ? tokenOption.find() : tokenOption.findOrCreate();
     MonitorCertificate monitorCertificate = monitorTls.read();
@@ -107,7 +108,8 @@ public final class MasterCommand implements Callable<Integer> {
     ClusterInfo joined = standby ? BlockingGateway.joinAsMaster(join, token) : null;
     ClusterType type = joined != null ? joined.type() : gpuCluster ? ClusterType.GPU : mixed ? ClusterType.MIXED : ClusterType.CPU;
     WorkerSettings local = noLocalWorker ? null
-        : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost);
+        : LocalWorker.resolve(type, cpus, GpuOptions.validIds(spec, gpus), gpuOptions.inventory(), bindHost)
+            .with(gpuOptions.policy());
     MasterNode.Spec what = joined != null
         ? MasterNode.Spec.standby(bindHost, port, monitorPort, local, hazelcastConfig.file, joined)
         : new MasterNode.Spec(bindHost, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig.file, encryptData);

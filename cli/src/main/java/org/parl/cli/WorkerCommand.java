@@ -93,6 +93,7 @@ public final class WorkerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--fence-after must be at least 1 second, not " + fenceAfter);
     }
     List<Integer> gpus = GpuOptions.validIds(spec, lends.gpus);
+    gpuOptions.policy(); // a wrong value is reported here, before detaching
     SlurmEnvironment slurmEnv = null;
     if (slurm) {
       if (lends.cpus != null || gpus != null) {
@@ -112,8 +113,8 @@ public final class WorkerCommand implements Callable<Integer> {
       return Detacher.detach("worker", spec.root().commandLine().getParseResult().originalArgs());
     }
     ClusterInfo info = BlockingGateway.joinAsWorker(master, token);
-    WorkerSettings settings = slurmEnv != null ? SlurmLends.resolve(info.type(), slurmEnv, gpuOptions.inventory(), bindHost)
-        : LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost);
+    WorkerSettings settings = (slurmEnv != null ? SlurmLends.resolve(info.type(), slurmEnv, gpuOptions.inventory(), bindHost)
+        : LocalWorker.resolve(info.type(), lends.cpus, gpus, gpuOptions.inventory(), bindHost)).with(gpuOptions.policy());
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));

@@ -17,15 +17,19 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.parl.ActorLostException;
 import org.parl.CallTimeoutException;
+import org.parl.GpuFaultException;
 import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
 import org.parl.wire.SharedLink;
 import org.parl.wire.ValueCodec;
+import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GpuFault;
 
 /**
  * A created actor: its data connection, its blocking proxy, and how it ended. Once its job is known
@@ -258,7 +262,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   void ended(JsonObject event) {
     ended.tryComplete(event);
     if (closing == null) {
-      lose(event.getString("cause", "its job ended"));
+      lose(lostError(event));
     }
   }
 
@@ -268,9 +272,13 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
    * half-open). Safe to call from any thread, more than once (the first cause is kept).
    */
   void lose(String cause) {
+    lose(lostError(cause));
+  }
+
+  private void lose(ActorLostException why) {
     synchronized (this) {
       if (lost == null) {
-        lost = lostError(cause);
+        lost = why;
       }
     }
     conn.closeSocket(); // the reader then fails what is pending with the same exception
@@ -309,14 +317,32 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
     if (lost != null) {
       return lost;
     }
-    String cause;
     try {
-      JsonObject event = ended.future().await(CAUSE_WAIT_MS, TimeUnit.MILLISECONDS);
-      cause = event.getString("cause", "its job process ended");
+      return lostError(ended.future().await(CAUSE_WAIT_MS, TimeUnit.MILLISECONDS));
     } catch (Exception timeout) {
-      cause = client.lostReason().orElse("its job process ended unexpectedly (" + e.getMessage() + ")");
+      return lostError(client.lostReason().orElse("its job process ended unexpectedly (" + e.getMessage() + ")"));
     }
-    return lostError(cause);
+  }
+
+  /**
+   * The exception of a job-ended event: a {@link GpuFaultException} when the JobCenter stopped the job
+   * for a faulty GPU (the event's typed {@code gpuFault}), else an {@link ActorLostException} with its cause.
+   */
+  private ActorLostException lostError(JsonObject event) {
+    String cause = event.getString("cause", "its job ended");
+    JsonObject f = event.getJsonObject("gpuFault");
+    if (f == null) {
+      return lostError(cause);
+    }
+    GpuFault fault;
+    try {
+      fault = GatewayCodec.fromJson(f, GpuFault.class);
+    } catch (BadMessageException bad) {
+      return lostError(cause);
+    }
+    return new GpuFaultException("actor " + implName + " (" + jobId() + " on worker " + workerId() + ") was stopped: "
+        + fault.describe() + ", so it was quarantined. Create a new actor to go on: it is placed on a healthy GPU",
+        fault.workerId(), fault.index(), fault.uuid(), fault.fault());
   }
 
   private ActorLostException lostError(String cause) {

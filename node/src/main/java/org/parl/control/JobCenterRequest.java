@@ -150,6 +150,42 @@ public sealed interface JobCenterRequest extends ControlMessage {
     }
   }
 
+  /**
+   * A worker tells the health of the GPUs it lends (SPEC §11), whenever one of them changed: a
+   * faulty one is quarantined, and one that has been healthy long enough comes back. Only the
+   * worker itself may report it: the JobCenter takes it only from the node the worker registered from.
+   *
+   * @param nodeId the worker's cluster node, as it registered
+   * @param stopJobs what the worker's operator chose for the jobs on a faulty GPU: stop them (true,
+   *     {@code --gpu-faults stop}) or only warn (false, {@code --gpu-faults warn})
+   * @param gpus the condition of each GPU it lends
+   */
+  record GpuHealth(String workerId, String nodeId, boolean stopJobs, List<GpuCondition> gpus)
+      implements JobCenterRequest, Request<Done> {
+    public GpuHealth {
+      Checks.name("workerId", workerId);
+      Checks.name("nodeId", nodeId);
+      gpus = Checks.list("gpus", gpus, WorkerState.MAX_GPUS);
+    }
+  }
+
+  /**
+   * One GPU's health as its worker read it.
+   *
+   * @param uuid its UUID, or null when unknown
+   * @param fault what is wrong when not healthy ({@code uncorrected volatile ECC errors: 2}); null when healthy
+   */
+  record GpuCondition(@Required int index, @Required boolean healthy, String uuid, String fault) {
+    public GpuCondition {
+      Checks.range("index", index, 0, Checks.MAX_ID);
+      uuid = Checks.text("uuid", uuid, Checks.MAX_STRING);
+      fault = Checks.text("fault", fault, Checks.MAX_TEXT);
+      if (!healthy && (fault == null || fault.isBlank())) {
+        throw new org.parl.wire.BadMessageException("field 'fault' must say what is wrong with unhealthy GPU " + index);
+      }
+    }
+  }
+
   /** The waiting requests in figures, cheap enough for the monitor to ask every few seconds. */
   record GetQueue() implements JobCenterRequest, Request<QueueFigures> {}
 }

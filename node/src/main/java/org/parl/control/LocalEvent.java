@@ -1,17 +1,28 @@
 package org.parl.control;
 
 import org.parl.wire.Checks;
+import org.parl.wire.gateway.GpuFault;
 
 /** Events the JobCenter publishes to every master's gateway, and a node's own events. */
 public sealed interface LocalEvent extends ControlMessage {
 
-  /** A job ended or was lost; its client is told. */
-  record JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost) implements LocalEvent {
+  /**
+   * A job ended or was lost; its client is told.
+   *
+   * @param gpuFault the faulty GPU for which the JobCenter stopped the job, or null
+   */
+  record JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost, GpuFault gpuFault)
+      implements LocalEvent {
     public JobEnded {
       Checks.name("jobId", jobId);
       Checks.name("clientId", clientId);
       Checks.name("workerId", workerId);
       Checks.present("cause", cause);
+    }
+
+    /** A job that ended for another reason than a GPU fault. */
+    public JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost) {
+      this(jobId, clientId, workerId, cause, lost, null);
     }
   }
 

@@ -420,7 +420,7 @@ public final class GatewayVerticle extends VerticleBase {
     }
     if (session.removeJob(e.jobId()) != null) {
       clientsMap.put(session.clientId(), session::record);
-      session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost()));
+      session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost(), e.gpuFault()));
     } else {
       endedUnplaced.put(e.jobId(), e);
       vertx.setTimer(ENDED_MEMORY_MS, t -> endedUnplaced.remove(e.jobId()));

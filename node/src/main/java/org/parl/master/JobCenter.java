@@ -9,6 +9,8 @@ import java.util.Optional;
 import org.parl.cluster.ClusterType;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.JobCenterRequest.Allocate;
+import org.parl.control.JobCenterRequest.GpuCondition;
+import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 import org.parl.limits.LimitSettings;
@@ -19,6 +21,7 @@ import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.ActorResources;
+import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
@@ -46,6 +49,12 @@ public final class JobCenter<H> {
    */
   public record Registration<H>(List<Granted<H>> granted, List<JobRecord> adopted, Map<String, String> stop) {}
 
+  /**
+   * A GPU just quarantined, with the jobs that hold it (still in the pool: the caller ends them, or
+   * lets them run when the worker's operator chose "warn only").
+   */
+  public record Quarantined(GpuFault fault, List<JobRecord> jobs) {}
+
   /** The gateway member named by adopted jobs: no gateway is waiting for them. */
   static final String ADOPTED = "adopted";
 
@@ -61,6 +70,7 @@ public final class JobCenter<H> {
   private final Scheduler<Waiting<H>> scheduler;
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
+  private final GpuQuarantine quarantine = GpuQuarantine.configured();
   private long jobCounter;
   private final long startedNanos;
 
@@ -180,6 +190,7 @@ public final class JobCenter<H> {
     if (w == null) {
       return Optional.empty();
     }
+    quarantine.forget(workerId);
     List<JobRecord> lost = new ArrayList<>();
     for (Allocation a : pool.removeWorker(workerId)) {
       lost.add(jobs.remove(a.jobId()));
@@ -298,11 +309,74 @@ public final class JobCenter<H> {
         pool.setWorkerDrained(workerId, drained);
       } else {
         pool.setGpuDrained(workerId, gpu, drained);
+        if (!drained && quarantine.lift(workerId, gpu).isPresent()) {
+          pool.setGpuQuarantined(workerId, gpu, false);
+        }
       }
     } catch (IllegalArgumentException e) {
       throw new Rejected(ErrorKind.NOT_FOUND, e.getMessage());
     }
     return drained ? List.of() : drain();
+  }
+
+  /** Why a GPU is quarantined, or empty when it is not. */
+  public Optional<GpuFault> quarantined(String workerId, int gpu) {
+    return quarantine.fault(workerId, gpu);
+  }
+
+  /** How long a quarantined GPU must have been healthy before it is lent again. */
+  public long healthyAfterMs() {
+    return quarantine.healthyAfterMs();
+  }
+
+  /**
+   * A worker's report of its GPUs' health (SPEC §11): a faulty GPU is quarantined at once (offered to
+   * no one); a quarantined one that reads healthy starts its clock ({@link #restoreHealthy}), and a
+   * fault stops it again. GPUs the worker does not lend are ignored.
+   *
+   * @return the GPUs quarantined by this report, each with the jobs holding it
+   * @throws Rejected when the worker is not registered from that node
+   */
+  public List<Quarantined> gpuHealth(GpuHealth report, long nowNanos) {
+    RegisterWorker w = workers.get(report.workerId());
+    if (w == null || !w.nodeId().equals(report.nodeId())) {
+      throw new Rejected(ErrorKind.NOT_FOUND, "no worker " + report.workerId() + " is registered from node "
+          + report.nodeId());
+    }
+    List<Quarantined> out = new ArrayList<>();
+    for (GpuCondition c : report.gpus()) {
+      if (!w.gpus().contains(c.index())) {
+        continue;
+      }
+      if (c.healthy()) {
+        quarantine.healthy(w.workerId(), c.index(), nowNanos);
+        continue;
+      }
+      GpuFault fault = new GpuFault(w.workerId(), c.index(), c.uuid(), c.fault());
+      if (quarantine.faulty(fault)) {
+        List<JobRecord> on = new ArrayList<>();
+        for (Allocation a : pool.setGpuQuarantined(w.workerId(), c.index(), true)) {
+          on.add(jobs.get(a.jobId()));
+        }
+        out.add(new Quarantined(fault, on));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Lifts the quarantine of every GPU that has been healthy for {@link #healthyAfterMs()} at
+   * {@code nowNanos}; the caller then serves the waiting requests ({@link #drain()}).
+   *
+   * @return the faults of the GPUs back in service
+   */
+  public List<GpuFault> restoreHealthy(long nowNanos) {
+    List<GpuFault> back = quarantine.due(nowNanos);
+    for (GpuFault f : back) {
+      quarantine.lift(f.workerId(), f.index());
+      pool.setGpuQuarantined(f.workerId(), f.index(), false);
+    }
+    return back;
   }
 
   /** How many requests of {@code clientId} wait now. */
@@ -412,7 +486,8 @@ public final class JobCenter<H> {
     WorkerView v = pool.worker(workerId).orElseThrow();
     int cpusTotal = type.lendsCpus() ? w.cpus() : 0;
     List<WorkerState.GpuShare> shares = v.gpuLoads().stream().map(g -> new WorkerState.GpuShare(g.index(), g.shareUsed(),
-        g.memoryBudgetMb(), g.memoryMb(), g.drained(), g.quarantined(), null)).toList();
+        g.memoryBudgetMb(), g.memoryMb(), g.drained(), g.quarantined(),
+        quarantine.fault(workerId, g.index()).map(GpuFault::fault).orElse(null))).toList();
     return Optional.of(new WorkerState(w.workerId(), w.nodeId(), w.hostname(), w.host(),
         new WorkerState.Cpus(cpusTotal, v.cpusUsed(), v.cpusVacant()), w.cpus(), v.vacantGpus(), v.usedGpus(),
         v.outOfServiceGpus(), shares, v.drained(), w.gpuDevices(), List.copyOf(v.jobs())));

@@ -39,6 +39,7 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.GetWaiting;
+import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.JobState;
@@ -50,6 +51,7 @@ import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.ActorResources;
+import org.parl.wire.gateway.GpuFault;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,6 +80,8 @@ public final class JobCenterVerticle extends VerticleBase {
   /** How long a new active master waits for the workers' reports before it serves without the missing ones. */
   static final long REPORT_WAIT_MS = 3_000;
   private static final long KILL_TIMEOUT_MS = 10_000;
+  /** How often quarantined GPUs that read healthy are checked for their healthy time. */
+  static final long HEALTHY_CHECK_MS = 1_000;
 
   private final ClusterNode node;
   private final ClusterType type;
@@ -104,6 +108,16 @@ public final class JobCenterVerticle extends VerticleBase {
   private long startedAt;
 
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
+
+  /** Most jobs remembered as stopped here, whose worker will still report their end. */
+  private static final int STOPPED_REMEMBERED = 4096;
+  /** Jobs this JobCenter released and told their worker to stop, with their worker: their end report is expected. */
+  private final Map<String, String> stoppedHere = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+      return size() > STOPPED_REMEMBERED;
+    }
+  };
 
   /**
    * @param maxWaitingPerClient how many creates of one client may wait at once (docs/contract.md §8)
@@ -137,11 +151,17 @@ public final class JobCenterVerticle extends VerticleBase {
         .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
         .on(GetWaiting.class, r -> whenServing(() -> Future.succeededFuture(new WaitingList(center.waiting()))))
         .on(Drain.class, r -> whenServing(() -> drain(r)))
+        .on(GpuHealth.class, r -> whenServing(() -> gpuHealth(r)))
         .on(GetQueue.class, r -> whenServing(() -> Future.succeededFuture(
             new QueueFigures(center.waitingCount(), center.longestWaitMillis(), center.mostWaitingOfOneClient(),
                 jobsStarted, jobsLost, center.waitingByReason()))));
     vertx.eventBus().consumer(Addresses.JOB_CENTER, requests::handle);
     vertx.eventBus().consumer(Addresses.jobCenter(node.memberId()), requests::handle);
+    vertx.setPeriodic(HEALTHY_CHECK_MS, t -> {
+      if (serving.future().isComplete()) {
+        restoreHealthy();
+      }
+    });
     Future<Map<String, String>> workers = entries(Addresses.WORKERS_MAP);
     Future<Map<String, String>> jobs = entries(Addresses.JOBS_MAP);
     Future.all(workers, jobs).onComplete(ar -> {
@@ -315,6 +335,9 @@ public final class JobCenterVerticle extends VerticleBase {
   /** Only for the job's own worker: anyone else's report would free GPUs that a live job still uses. */
   private Future<Done> end(EndJob r) {
     var job = center.job(r.jobId());
+    if (job.isEmpty() && r.workerId().equals(stoppedHere.remove(r.jobId()))) {
+      return DONE; // released when this JobCenter stopped it: its worker confirms the end
+    }
     if (job.isEmpty() || !job.get().workerId().equals(r.workerId())) {
       return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " on worker " + r.workerId() + " holds resources");
     }
@@ -323,14 +346,75 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private void release(JobRecord job, String cause, boolean lost) {
+    release(job, cause, lost, null);
+  }
+
+  private void release(JobRecord job, String cause, boolean lost, GpuFault fault) {
     if (lost) {
       jobsLost++;
     }
     center.end(job.jobId());
     jobsMap.remove(job.jobId());
     publishWorker(job.workerId());
-    tellGateways(job.jobId(), job.clientId(), job.workerId(), cause, lost);
+    ControlBus.publish(vertx, Addresses.JOB_EVENTS, new JobEnded(job.jobId(), job.clientId(), job.workerId(), cause, lost,
+        fault));
     grant(center.drain());
+  }
+
+  /**
+   * A worker's GPU health report (SPEC §11): each GPU that turned faulty is quarantined, and the jobs
+   * on it are stopped with the typed fault (their clients' calls fail with {@code GpuFaultException}),
+   * unless the worker's operator chose "warn only".
+   */
+  private Future<Done> gpuHealth(GpuHealth r) {
+    List<JobCenter.Quarantined> quarantined;
+    try {
+      quarantined = center.gpuHealth(r, System.nanoTime());
+    } catch (Rejected e) {
+      return Failures.future(e.kind(), e.getMessage());
+    }
+    for (JobCenter.Quarantined q : quarantined) {
+      GpuFault f = q.fault();
+      log.warn("{}; quarantined it: nothing is placed there until it has been healthy for {} s, or "
+          + "'parl undrain {}:{}'", f.describe(), center.healthyAfterMs() / 1000.0, f.workerId(), f.index());
+      if (q.jobs().isEmpty()) {
+        continue;
+      }
+      List<String> ids = q.jobs().stream().map(JobRecord::jobId).toList();
+      if (!r.stopJobs()) {
+        log.warn("worker {} runs with --gpu-faults warn: job(s) {} keep running on faulty GPU {}", f.workerId(), ids,
+            f.index());
+        continue;
+      }
+      log.warn("stopping job(s) {} on faulty GPU {} of worker {}", ids, f.index(), f.workerId());
+      String cause = f.describe();
+      for (JobRecord job : q.jobs()) {
+        if (center.job(job.jobId()).isEmpty()) {
+          continue; // a job on two GPUs that failed together: stopped already
+        }
+        release(job, cause, true, f);
+        stoppedHere.put(job.jobId(), job.workerId());
+        ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
+            .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+      }
+    }
+    if (!quarantined.isEmpty()) {
+      publishWorker(r.workerId());
+    }
+    return DONE;
+  }
+
+  /** Puts back the quarantined GPUs that have been healthy long enough, and serves what waits for them. */
+  private void restoreHealthy() {
+    List<GpuFault> back = center.restoreHealthy(System.nanoTime());
+    for (GpuFault f : back) {
+      log.info("GPU {} of worker {} is back in service: healthy for {} s since its fault ({})", f.index(), f.workerId(),
+          center.healthyAfterMs() / 1000.0, f.fault());
+      publishWorker(f.workerId());
+    }
+    if (!back.isEmpty()) {
+      grant(center.drain());
+    }
   }
 
   /** A job that no client holds after a master left: released here, and stopped on its worker. */
@@ -338,6 +422,7 @@ public final class JobCenterVerticle extends VerticleBase {
     center.job(jobId).ifPresent(job -> {
       String cause = "its client was gone after a master left";
       release(job, cause, true);
+      stoppedHere.put(jobId, job.workerId());
       ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(jobId, cause), KILL_TIMEOUT_MS)
           .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, job.workerId(), e.getMessage()));
     });
@@ -458,12 +543,14 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Future<Done> drain(Drain r) {
+    Optional<GpuFault> fault = r.drained() || r.gpu() == null ? Optional.empty() : center.quarantined(r.workerId(), r.gpu());
     try {
       grant(center.drain(r.workerId(), r.gpu(), r.drained()));
     } catch (Rejected e) {
       return Failures.future(e.kind(), e.getMessage());
     }
-    log.info("{} {}{}", r.drained() ? "drained" : "undrained", r.workerId(), r.gpu() == null ? "" : " GPU " + r.gpu());
+    log.info("{} {}{}{}", r.drained() ? "drained" : "undrained", r.workerId(), r.gpu() == null ? "" : " GPU " + r.gpu(),
+        fault.map(f -> " and lifted its quarantine by hand (" + f.fault() + ")").orElse(""));
     publishWorker(r.workerId());
     return DONE;
   }

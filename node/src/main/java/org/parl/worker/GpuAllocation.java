@@ -11,13 +11,20 @@ import java.util.Map;
  * {@code CUDA_VISIBLE_DEVICES} (a whole GPU by its index, a MIG instance by its {@code MIG-} UUID,
  * the only way CUDA addresses one) and the UUIDs its identity check expects, in the same order.
  * An id the worker's inventory does not describe (a GPU lent with {@code --gpus} while nvidia-smi
- * could not be read) keeps its index and has no UUID to check.
+ * could not be read) keeps its index and has no UUID to check. With {@code --cuda-visible-devices uuid}
+ * ({@link GpuPolicy.Visible#UUID}) every unit with a UUID is named by it.
  */
 final class GpuAllocation {
 
   private final Map<Integer, GpuDevice> units;
+  private final boolean byUuid;
 
   GpuAllocation(List<GpuDevice> units) {
+    this(units, false);
+  }
+
+  GpuAllocation(List<GpuDevice> units, boolean byUuid) {
+    this.byUuid = byUuid;
     Map<Integer, GpuDevice> m = new LinkedHashMap<>();
     units.forEach(u -> m.put(u.index(), u));
     this.units = Map.copyOf(m);
@@ -25,8 +32,13 @@ final class GpuAllocation {
 
   /** From a worker's {@link WorkerSettings#gpuDevices()} (each a {@link GpuDevice#toJson()}). */
   static GpuAllocation of(JsonArray devices) {
+    return of(devices, false);
+  }
+
+  /** @param byUuid whether {@code CUDA_VISIBLE_DEVICES} names every unit that has a UUID by it */
+  static GpuAllocation of(JsonArray devices, boolean byUuid) {
     return new GpuAllocation(devices.stream().filter(JsonObject.class::isInstance)
-        .map(o -> GpuDevice.fromJson((JsonObject) o)).toList());
+        .map(o -> GpuDevice.fromJson((JsonObject) o)).toList(), byUuid);
   }
 
   static GpuAllocation none() {
@@ -35,8 +47,12 @@ final class GpuAllocation {
 
   /** The value of {@code CUDA_VISIBLE_DEVICES} for these ids ({@code ""} for none). */
   String visibleDevices(List<Integer> gpus) {
-    return String.join(",", gpus.stream().map(id -> units.containsKey(id) ? units.get(id).visibleName() : String.valueOf(id))
+    return String.join(",", gpus.stream().map(id -> units.containsKey(id) ? name(units.get(id)) : String.valueOf(id))
         .toList());
+  }
+
+  private String name(GpuDevice unit) {
+    return byUuid && !unit.uuid().isEmpty() ? unit.uuid() : unit.visibleName();
   }
 
   /** The UUIDs of these ids, in their order; empty when any of them has none (nothing to check against). */

@@ -22,7 +22,19 @@ final class HostStats {
 
   private HostStats() {}
 
+  /**
+   * One reading: the statistics, and the GPU inventory they were made from.
+   *
+   * @param gpus the inventory reading, or null when the worker has no nvidia-smi to read
+   */
+  record Sample(JsonObject stats, GpuInventory.Reading gpus) {}
+
   static JsonObject read(WorkerSettings s) {
+    return sample(s).stats();
+  }
+
+  static Sample sample(WorkerSettings s) {
+    GpuInventory.Reading reading = null;
     JsonObject stats = new JsonObject()
         .put("workerId", s.workerId())
         .put("memory", memory())
@@ -31,6 +43,7 @@ final class HostStats {
         .put("updatedAt", System.currentTimeMillis());
     if (s.nvidiaSmi() != null) {
       GpuInventory.Reading r = INVENTORIES.computeIfAbsent(s.nvidiaSmi(), GpuInventory::new).read();
+      reading = r;
       JsonArray gpus = new JsonArray();
       r.devices().stream().filter(d -> s.gpus().contains(d.index())).forEach(d -> gpus.add(d.toJson()));
       boolean noneRead = r.problem().isPresent() && !r.stale();
@@ -38,7 +51,7 @@ final class HostStats {
       stats.put("gpuStale", r.problem().isPresent());
       r.problem().ifPresent(p -> stats.put("gpuProblem", p));
     }
-    return stats;
+    return new Sample(stats, reading);
   }
 
   private static JsonObject memory() {

@@ -15,6 +15,7 @@ import java.util.List;
  * @param nvidiaSmi the nvidia-smi binary used for periodic GPU statistics, or null
  * @param warmJobs job processes kept started ahead of demand: that many generic ones on a CPU
  *     cluster; on a GPU cluster any value above 0 keeps one per vacant GPU for 1-GPU actors
+ * @param gpuPolicy what happens to jobs on a faulty GPU, and how jobs are told their GPUs
  */
 public record WorkerSettings(
     String workerId,
@@ -26,4 +27,22 @@ public record WorkerSettings(
     Path workDir,
     Path codeCache,
     String nvidiaSmi,
-    int warmJobs) {}
+    int warmJobs,
+    GpuPolicy gpuPolicy) {
+
+  public WorkerSettings {
+    gpuPolicy = gpuPolicy == null ? GpuPolicy.DEFAULT : gpuPolicy;
+  }
+
+  /** With the default {@link GpuPolicy}. */
+  public WorkerSettings(String workerId, String hostname, String host, int cpus, List<Integer> gpus, JsonArray gpuDevices,
+      Path workDir, Path codeCache, String nvidiaSmi, int warmJobs) {
+    this(workerId, hostname, host, cpus, gpus, gpuDevices, workDir, codeCache, nvidiaSmi, warmJobs, GpuPolicy.DEFAULT);
+  }
+
+  /** The same settings with another GPU policy. */
+  public WorkerSettings with(GpuPolicy policy) {
+    return new WorkerSettings(workerId, hostname, host, cpus, gpus, gpuDevices, workDir, codeCache, nvidiaSmi, warmJobs,
+        policy);
+  }
+}

@@ -22,6 +22,7 @@ import org.parl.control.ControlReply.Registered;
 import org.parl.control.Dispatcher;
 import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.EndJob;
+import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 import org.parl.control.JobView;
@@ -57,6 +58,7 @@ public final class WorkerVerticle extends VerticleBase {
   /** Per attempt while following a new active master: a request sent to the one that died is not waited for long. */
   private static final long REREGISTER_TIMEOUT_MS = 2_000;
   private static final long END_TIMEOUT_MS = 30_000;
+  private static final long HEALTH_TIMEOUT_MS = 10_000;
   static final long NO_MASTER_GRACE_MS = 2_000;
   static final long STATS_MS = 2_000;
   static final long WARM_REFILL_DELAY_MS = 300;
@@ -88,6 +90,9 @@ public final class WorkerVerticle extends VerticleBase {
   private MapPublisher stats;
   private boolean warming;
   private boolean readingStats;
+  private GpuHealthWatch health;
+  /** Whether a health report is on its way to the JobCenter: the next one waits for its answer. */
+  private boolean reportingHealth;
   /** Calls served by jobs that have ended, so that the total never goes down. */
   private long endedCalls;
 
@@ -183,6 +188,7 @@ public final class WorkerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm, node.records());
+    health = new GpuHealthWatch(settings);
     fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
       if (m.body() instanceof MastersChanged e) {
@@ -212,13 +218,35 @@ public final class WorkerVerticle extends VerticleBase {
       return;
     }
     readingStats = true;
-    vertx.executeBlocking(() -> HostStats.read(settings)).onComplete(ar -> {
+    vertx.executeBlocking(() -> HostStats.sample(settings)).onComplete(ar -> {
       readingStats = false;
       if (ar.succeeded()) {
         long live = jobs.liveProcesses().mapToLong(p -> p.calls).sum();
-        JsonObject s = ar.result().put("callsServed", endedCalls + live);
+        JsonObject s = ar.result().stats().put("callsServed", endedCalls + live);
         stats.put(settings.workerId(), s::encode);
+        if (ar.result().gpus() != null) {
+          reportHealth(ar.result().gpus());
+        }
       }
+    });
+  }
+
+  /** Tells the JobCenter the health of the lent GPUs when it changed (SPEC §11); retried at the next reading if not taken. */
+  private void reportHealth(GpuInventory.Reading reading) {
+    if (reportingHealth || jobs.stopping() || (fence != null && fence.masterGone())) {
+      return;
+    }
+    health.next(reading).ifPresent(conditions -> {
+      reportingHealth = true;
+      GpuHealth report = new GpuHealth(settings.workerId(), node.nodeId(), settings.gpuPolicy().stopJobs(), conditions);
+      JobCenterCalls.request(vertx, masters, report, HEALTH_TIMEOUT_MS).onComplete(ar -> {
+        reportingHealth = false;
+        if (ar.succeeded()) {
+          health.told(conditions);
+        } else {
+          log.warn("could not report the health of its GPUs to the JobCenter: {}", ar.cause().getMessage());
+        }
+      });
     });
   }
 
@@ -388,6 +416,7 @@ public final class WorkerVerticle extends VerticleBase {
           if (which != registration) {
             return Future.failedFuture(new Superseded());
           }
+          health.registered(); // a new JobCenter knows no fault: the next reading reports any again
           for (String jobId : r.stop()) {
             log.warn("the JobCenter did not adopt job {} (its resources conflict): stopping it", jobId);
             jobs.kill(jobId, "the new active master could not adopt it");

@@ -23,6 +23,8 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.GetWaiting;
+import org.parl.control.JobCenterRequest.GpuCondition;
+import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
@@ -33,6 +35,7 @@ import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
@@ -60,6 +63,8 @@ final class Samples {
         new GetQueue(),
         new GetWaiting(),
         new Drain("w-a", 1, true),
+        new GpuHealth("w-a", "node-1", true, List.of(new GpuCondition(0, true, "GPU-0", null),
+            new GpuCondition(1, false, "GPU-1", "uncorrected volatile ECC errors: 2"))),
         new Launch(JOB, "m-1"),
         new KillJob("job-7", "stopped by its client"),
         new ReadLog("job-7", 20),
@@ -77,6 +82,8 @@ final class Samples {
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
         new JobEnded("job-7", "c-1", "w-a", "its process exited", false),
+        new JobEnded("job-8", "c-1", "w-a", "GPU 1 is faulty", true,
+            new GpuFault("w-a", 1, "GPU-1", "uncorrected volatile ECC errors: 2")),
         new WorkerLost("w-a", "worker w-a died"),
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD), List.of(JOB)),
         new ClaimJobs("c-1", List.of("job-7", "job-8")),

@@ -25,6 +25,13 @@ class GpuAllocationTest {
   }
 
   @Test
+  void uuidModeNamesEveryUnitThatHasAUuidByIt() {
+    GpuAllocation a = GpuAllocation.of(DEVICES, true);
+    assertEquals("GPU-1,MIG-x", a.visibleDevices(List.of(1, 100)));
+    assertEquals("GPU-1,7", a.visibleDevices(List.of(1, 7)), "an id the inventory does not describe keeps its index");
+  }
+
+  @Test
   void anIdWithoutAnInventoryHasNoUuidToCheck() {
     GpuAllocation a = GpuAllocation.of(DEVICES);
     assertEquals("1,7", a.visibleDevices(List.of(1, 7)));

@@ -182,12 +182,18 @@ public sealed interface GatewayReply {
    * Event: one of the client's jobs ended (closed, crashed, killed, or lost with its worker).
    *
    * @param lost true when the job did not end on request
+   * @param gpuFault the faulty GPU for which the JobCenter stopped the job, or null
    */
-  record JobEnded(String jobId, String workerId, String cause, boolean lost) implements GatewayReply {
+  record JobEnded(String jobId, String workerId, String cause, boolean lost, GpuFault gpuFault) implements GatewayReply {
     public JobEnded {
       Checks.name("jobId", jobId);
       Checks.name("workerId", workerId);
       cause = Checks.text("cause", Checks.present("cause", cause), Checks.MAX_TEXT);
+    }
+
+    /** A job that ended for another reason than a GPU fault. */
+    public JobEnded(String jobId, String workerId, String cause, boolean lost) {
+      this(jobId, workerId, cause, lost, null);
     }
   }
 }

@@ -52,6 +52,7 @@ class GatewayCodecTest {
       new GatewayReply.Waiting(9, List.of()),
       new GatewayReply.Failed(null, ErrorKind.INVALID, "not valid JSON"),
       new GatewayReply.JobEnded("job-1", "w-1", "its process exited", true),
+      new GatewayReply.JobEnded("job-2", "w-1", "GPU 1 is faulty", true, new GpuFault("w-1", 1, "GPU-1", "lost")),
       new GatewayReply.Challenge("12".repeat(32)),
       new GatewayReply.Authenticated(8, "e9".repeat(32)),
       new GatewayReply.Failed(8L, ErrorKind.UNAUTHENTICATED, "authentication failed"));
