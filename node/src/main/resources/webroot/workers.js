@@ -45,14 +45,39 @@
     return el("span", { class: "badge vacant gpu-state", text: "vacant" });
   }
 
-  function gpuRow(d, view) {
+  /** Drains or undrains a worker (gpu null) or one of its GPUs; the page updates from the next push. */
+  async function setDrained(worker, gpu, drained, button) {
+    button.disabled = true;
+    try {
+      const r = await fetch("/api/drain", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(gpu === null ? { worker, drained } : { worker, gpu, drained }) });
+      if (!r.ok) {
+        const body = await r.json().catch(() => ({ error: r.statusText }));
+        button.title = body.error || r.statusText;
+        button.classList.add("failed");
+      }
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function drainButton(worker, gpu, drained, what) {
+    const b = el("button", { class: "drain", type: "button", "data-drain": gpu === null ? worker : `${worker}:${gpu}`,
+      title: drained ? `put ${what} back in service` : `take ${what} out of service: nothing new is placed there, running actors finish`,
+      text: drained ? "undrain" : "drain" });
+    b.addEventListener("click", () => setDrained(worker, gpu, !drained, b));
+    return b;
+  }
+
+  function gpuRow(d, view, workerId) {
     const state = gpuState(d, view);
     return el("div", { class: "gpu " + d.state, "data-gpu": d.index },
       el("div", { class: "gid", text: `GPU ${d.index}` }),
       el("div", { class: "gname", title: d.uuid || "", text: d.name || "" }),
       meter(d.memoryUsedMb || 0, d.memoryTotalMb || 0, "", `${mb(d.memoryUsedMb)} / ${mb(d.memoryTotalMb)}`),
       el("div", { class: "util", title: "utilisation", text: d.utilization === null || d.utilization === undefined ? "–" : `${d.utilization} %` }),
-      el("div", {}, state));
+      el("div", {}, state, " ", drainButton(workerId, d.index, d.state === "drained" || d.state === "quarantined",
+        `GPU ${d.index}`)));
   }
 
   function cardHead(w) {
@@ -63,16 +88,18 @@
     return [
       el("span", { class: "id mono", text: w.id }),
       el("span", { class: "host", text: `${w.hostname || "?"} (${w.address || "?"})` }),
-      el("span", { class: "facts", text: facts.join(" · ") }),
+      el("span", { class: "facts", text: facts.join(" · ") + (w.drained ? " · drained" : "") }),
+      drainButton(w.id, null, !!w.drained, "this worker"),
       w.gpuProblem ? el("div", { class: "problem", text: "nvidia-smi: " + w.gpuProblem }) : null,
     ].filter(Boolean);
   }
 
   function resources(w, view) {
+    const gpus = (w.gpuDevices || []).map(d => gpuRow(d, view, w.id));
     if (view.clusterType === "gpu") {
-      return (w.gpuDevices || []).map(d => gpuRow(d, view));
+      return gpus;
     }
-    return [
+    return [gpus.length ? el("div", { class: "gpus", style: "grid-column: 1 / -1" }, ...gpus) : null,
       el("div", { class: "k", text: "CPUs" }),
       meter(w.cpus.used, w.cpus.total, "cpu", `${w.cpus.used} used / ${w.cpus.total} · ${w.cpus.vacant} vacant`),
       el("div", { class: "k", text: "memory" }),
@@ -92,7 +119,7 @@
 
   function updateCard(card, w, view) {
     const gpu = view.clusterType === "gpu";
-    Parl.patch(card.head, JSON.stringify([w.id, w.hostname, w.address, w.load, w.memory, w.callsServed, w.gpuProblem]),
+    Parl.patch(card.head, JSON.stringify([w.id, w.hostname, w.address, w.load, w.memory, w.callsServed, w.gpuProblem, w.drained]),
       () => cardHead(w));
     card.resources.className = gpu ? "gpus" : "cpus";
     Parl.patch(card.resources, JSON.stringify([view.clusterType, w.cpus, w.memory && !gpu ? w.memory : null, w.gpuDevices, jobsKey(w, view)]),

@@ -3,7 +3,7 @@ package org.parl;
 /**
  * The actor's job was stopped because a GPU it held turned unhealthy (uncorrected ECC errors,
  * pending page retirements or row remaps, a GPU the driver reports lost, or a worker whose GPUs
- * changed under it): the JobCenter quarantined the GPU and stopped the jobs on it (SPEC §11). The
+ * changed under it): the JobCenter quarantined the GPU and stopped the jobs on it (docs/contract.md §11). The
  * actor's pending and later calls fail with it; create a new actor, which is placed on a healthy GPU.
  * The message names the GPU (worker, index, UUID when known) and the fault.
  */

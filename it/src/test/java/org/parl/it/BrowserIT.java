@@ -214,6 +214,22 @@ class BrowserIT {
     waitFor(d -> d.findElements(By.cssSelector("#waiting tbody tr")).isEmpty() && d.findElement(By.id("no-waiting")).isDisplayed());
   }
 
+  @Test
+  void anOperatorDrainsAGpuWithItsButton() throws Exception {
+    logIn();
+    browser.get(monitor + "/");
+    String target = "button[data-drain='" + w2 + ":1']";
+    waitFor(d -> !d.findElements(By.cssSelector(target)).isEmpty());
+    browser.findElement(By.cssSelector(target)).click();
+    waitFor(d -> "drained".equals(stateOf(gpuRows(), w2, "1")));
+    assertEquals(List.of(1), cluster.member().snapshot().getJsonArray("workers").stream()
+        .map(JsonObject.class::cast).filter(w -> w.getString("id").equals(w2)).findFirst().orElseThrow()
+        .getJsonArray("worker_out_of_service_gpus").getList());
+    waitFor(d -> d.findElement(By.cssSelector(target)).getText().equals("undrain"));
+    browser.findElement(By.cssSelector(target)).click();
+    waitFor(d -> "vacant".equals(stateOf(gpuRows(), w2, "1")));
+  }
+
   /**
    * Opens a session by entering the token on the token page, as a user without a login link does
    * (the master's printed link is good once, and only for its start), unless one is open.

@@ -26,7 +26,7 @@ import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 
 /**
- * GPU health and drain (SPEC §11) on a GPU cluster whose local worker lends two fake GPUs: an ECC
+ * GPU health and drain (docs/contract.md §11) on a GPU cluster whose local worker lends two fake GPUs: an ECC
  * fault written into the fake nvidia-smi's {@code faults} file quarantines exactly that GPU and stops
  * its actor with a {@link GpuFaultException}; the GPU returns once healthy for the (shortened) healthy
  * time. {@code parl drain WORKER:GPU} lets a running actor finish and places nothing new there.

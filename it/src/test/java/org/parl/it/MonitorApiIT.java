@@ -364,6 +364,32 @@ class MonitorApiIT {
   }
 
   @Test
+  void anOperatorDrainsAGpuAndAWorkerFromTheMonitor() throws Exception {
+    String json = "application/json";
+    assertEquals(200, http.post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"gpu\":1,\"drained\":true}").status());
+    JsonObject s = cluster.awaitSnapshot(x -> true, java.time.Duration.ofSeconds(5));
+    JsonObject worker = s.getJsonArray("workers").stream().map(JsonObject.class::cast)
+        .filter(w -> w.getString("id").equals(w2)).findFirst().orElseThrow();
+    assertEquals(java.util.List.of(1), worker.getJsonArray("worker_out_of_service_gpus").getList(), worker.encode());
+    assertEquals(200, http.post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"gpu\":1,\"drained\":false}").status());
+    assertEquals(200, http.post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"drained\":true}").status());
+    assertEquals(200, http.post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"drained\":false}").status());
+    cluster.awaitSnapshot(x -> x.getJsonArray("workers").stream().map(JsonObject.class::cast)
+        .allMatch(w -> w.getJsonArray("worker_out_of_service_gpus").isEmpty() && !w.getBoolean("drained")),
+        java.time.Duration.ofSeconds(5));
+    // wrong input: a clear error, nothing changed
+    MonitorHttp.Reply unknown = http.post("/api/drain", json, "{\"worker\":\"w-nobody\",\"drained\":true}");
+    assertEquals(404, unknown.status(), unknown.body());
+    assertTrue(unknown.json().getString("error").contains("w-nobody"), unknown.body());
+    assertEquals(415, http.post("/api/drain", "application/x-www-form-urlencoded", "worker=" + w2 + "&drained=true").status());
+    assertEquals(400, http.post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"gpu\":-1,\"drained\":true}").status());
+    assertEquals(400, http.post("/api/drain", json, "[1]").status());
+    assertEquals(401, http.anonymous().post("/api/drain", json, "{\"worker\":\"" + w2 + "\",\"drained\":true}").status());
+    cluster.awaitSnapshot(x -> x.getJsonArray("workers").stream().map(JsonObject.class::cast)
+        .noneMatch(w -> w.getBoolean("drained")), java.time.Duration.ofSeconds(5));
+  }
+
+  @Test
   void aKilledWorkerLeavesTheViewQuickly() throws Exception {
     ParlProcess[] handle = new ParlProcess[1];
     String w3 = cluster.addWorker(handle, "--nvidia-smi", cluster.fakeSmi(3).toString());

@@ -275,10 +275,12 @@ class PartitionIT {
       assertEquals(1, k.worker.awaitExit(Duration.ofSeconds(60)), k.worker.output());
       assertTrue(k.worker.output().contains("lost sight of every master (last active: " + k.address + ")"), k.worker.output());
 
-      // the cut-off master keeps running without workers: what it had from B is gone, a create times out
+      // the cut-off master keeps running without workers: what it had from B is gone, and a create,
+      // which no worker of its pool could ever hold, fails at once (docs/contract.md §4.1)
       k.awaitStatus(a, " 0 worker\\(s\\).*GPUs 0 used / 0 vacant");
       ParlProcess onA = k.check(a, "3");
-      assertTrue(onA.output().contains("CREATE_FAILED type=org.parl.ResourceException"), onA.output());
+      assertTrue(onA.output().contains("CREATE_FAILED type=org.parl.InvalidRequestException")
+          && onA.output().contains("no worker is in the pool"), onA.output());
 
       a.restore();
       k.startWorker();

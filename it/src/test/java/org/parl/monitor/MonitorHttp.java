@@ -106,6 +106,17 @@ public final class MonitorHttp {
     return r.json();
   }
 
+  /** POST of {@code body} with this content type. */
+  public Reply post(String rawPath, String contentType, String body) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + rawPath)).timeout(Duration.ofSeconds(30))
+        .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return new Reply(r.statusCode(), r.headers().firstValue("content-type").orElse(""), r.body(), r);
+  }
+
   private HttpRequest request(String rawPath, Map<String, String> headers) {
     Map<String, String> all = new LinkedHashMap<>(headers);
     if (token != null) {

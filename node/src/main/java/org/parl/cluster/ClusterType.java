@@ -19,11 +19,6 @@ public enum ClusterType {
     return this != GPU;
   }
 
-  /** Whether workers of this cluster may lend GPUs. */
-  public boolean lendsGpus() {
-    return this != CPU;
-  }
-
   @JsonValue
   public String label() {
     return name().toLowerCase();

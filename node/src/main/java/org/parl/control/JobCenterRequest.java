@@ -151,7 +151,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
   }
 
   /**
-   * A worker tells the health of the GPUs it lends (SPEC §11), whenever one of them changed: a
+   * A worker tells the health of the GPUs it lends (docs/contract.md §11), whenever one of them changed: a
    * faulty one is quarantined, and one that has been healthy long enough comes back. Only the
    * worker itself may report it: the JobCenter takes it only from the node the worker registered from.
    *

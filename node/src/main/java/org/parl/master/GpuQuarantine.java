@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.parl.wire.gateway.GpuFault;
 
 /**
- * The JobCenter's record of quarantined GPUs (SPEC §11): for each, its fault, and since when its
+ * The JobCenter's record of quarantined GPUs (docs/contract.md §11): for each, its fault, and since when its
  * worker has reported it healthy again. A GPU comes back once it has been healthy for
  * {@link #healthyAfterNanos}, or by hand ({@code parl undrain WORKER:GPU}). Not thread-safe: the
  * JobCenter's event loop only.

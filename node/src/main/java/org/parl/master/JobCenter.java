@@ -58,7 +58,7 @@ public final class JobCenter<H> {
   /** The gateway member named by adopted jobs: no gateway is waiting for them. */
   static final String ADOPTED = "adopted";
 
-  private record Waiting<H>(Allocate request, H handle, ResourceRequest resources) {}
+  private record Waiting<H>(Allocate request, H handle) {}
 
   /** How long after a JobCenter starts its workers may still be arriving. */
   static final long WORKERS_ARRIVING_NANOS = 3_000_000_000L;
@@ -227,7 +227,7 @@ public final class JobCenter<H> {
         throw new Rejected(ErrorKind.INVALID, neverMessage(resources, why));
       });
     }
-    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle, resources));
+    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
     return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
   }
 
@@ -330,7 +330,7 @@ public final class JobCenter<H> {
   }
 
   /**
-   * A worker's report of its GPUs' health (SPEC §11): a faulty GPU is quarantined at once (offered to
+   * A worker's report of its GPUs' health (docs/contract.md §11): a faulty GPU is quarantined at once (offered to
    * no one); a quarantined one that reads healthy starts its clock ({@link #restoreHealthy}), and a
    * fault stops it again. GPUs the worker does not lend are ignored.
    *

@@ -362,7 +362,7 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   /**
-   * A worker's GPU health report (SPEC §11): each GPU that turned faulty is quarantined, and the jobs
+   * A worker's GPU health report (docs/contract.md §11): each GPU that turned faulty is quarantined, and the jobs
    * on it are stopped with the typed fault (their clients' calls fail with {@code GpuFaultException}),
    * unless the worker's operator chose "warn only".
    */

@@ -37,6 +37,24 @@ final class ApiHandlers {
     reply(ctx, watch::waiting);
   }
 
+  /**
+   * {@code POST /api/drain} with a JSON body {@code {"worker": ID, "gpu": N or absent, "drained": true|false}}:
+   * an operator (who holds the token or a session) takes a worker or one of its GPUs out of service,
+   * or puts it back. JSON only: a form that another site posts cannot carry it, and the session
+   * cookie is {@code SameSite=Strict} besides.
+   */
+  void drain(RoutingContext ctx) {
+    Future<Void> f;
+    try {
+      ApiParams.Drain d = ApiParams.drain(ctx.request().getHeader(HttpHeaders.CONTENT_TYPE), ctx.body().asString());
+      f = watch.drain(d.workerId(), d.gpu(), d.drained());
+    } catch (ApiError e) {
+      f = Future.failedFuture(e);
+    }
+    f.onSuccess(v -> HttpReplies.json(ctx, new JsonObject().put("ok", true)))
+        .onFailure(e -> HttpReplies.failure(ctx, e));
+  }
+
   /** {@code GET /api/history}: recent statistics per worker, for the charts. */
   void history(RoutingContext ctx) {
     HttpReplies.json(ctx, watch.history());

@@ -18,8 +18,46 @@ public final class ApiParams {
 
   private static final Pattern JOB_ID = Pattern.compile("job-[0-9]{1,18}");
   private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+  private static final Pattern WORKER_ID = CLIENT_ID;
 
   private ApiParams() {}
+
+  /** A drain or undrain an operator asked for. */
+  record Drain(String workerId, Integer gpu, boolean drained) {}
+
+  /** Longest body {@code POST /api/drain} reads. */
+  static final int DRAIN_BODY_LIMIT = 1024;
+
+  /**
+   * The body of {@code POST /api/drain}.
+   *
+   * @throws ApiError 415 when it is not JSON, 400 when it is malformed or names no worker
+   */
+  static Drain drain(String contentType, String body) {
+    if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+      throw new ApiError(415, "send the drain as JSON (Content-Type: application/json): "
+          + "{\"worker\": \"w-...\", \"gpu\": 0, \"drained\": true}");
+    }
+    io.vertx.core.json.JsonObject json;
+    try {
+      json = new io.vertx.core.json.JsonObject(body == null ? "" : body);
+    } catch (RuntimeException e) {
+      throw ApiError.badRequest("the drain is not a JSON object: {\"worker\": \"w-...\", \"gpu\": 0, \"drained\": true}");
+    }
+    Object worker = json.getValue("worker");
+    Object gpu = json.getValue("gpu");
+    Object drained = json.getValue("drained");
+    if (!(worker instanceof String w) || !WORKER_ID.matcher(w).matches()) {
+      throw ApiError.badRequest("name the worker to drain as /api/cluster lists it (\"worker\": \"w-...\")");
+    }
+    if (gpu != null && !(gpu instanceof Integer g && g >= 0 && g <= org.parl.wire.Checks.MAX_ID)) {
+      throw ApiError.badRequest("\"gpu\" is a GPU id (0, 1, ...) of the worker, or absent for the whole worker");
+    }
+    if (!(drained instanceof Boolean d)) {
+      throw ApiError.badRequest("say \"drained\": true to drain, false to put it back in service");
+    }
+    return new Drain(w, (Integer) gpu, d);
+  }
 
   /** @throws ApiError 404 unless {@code raw} is a well-formed job id */
   public static String jobId(String raw) {

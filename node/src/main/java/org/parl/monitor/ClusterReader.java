@@ -14,10 +14,13 @@ import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.control.ControlCodec;
+import org.parl.control.Failures;
+import org.parl.control.JobCenterRequest.Drain;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
+import org.parl.wire.ErrorKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,6 +122,18 @@ final class ClusterReader {
           return new JsonObject().put("waiting", list);
         })
         .recover(e -> Future.failedFuture(new ApiError(503, "the JobCenter does not answer: " + e.getMessage())));
+  }
+
+  /**
+   * {@code POST /api/drain}: takes a worker, or one of its GPUs, out of service or back (docs/contract.md
+   * §11). Fails with {@link ApiError} 404 for an unknown worker or GPU, 503 when the JobCenter does
+   * not answer.
+   */
+  Future<Void> drain(String workerId, Integer gpu, boolean drained) {
+    return JobCenterCalls.request(vertx, masters, new Drain(workerId, gpu, drained), JOB_CENTER_TIMEOUT_MS)
+        .<Void>mapEmpty()
+        .recover(e -> Future.failedFuture(Failures.kindOf(e) == ErrorKind.NOT_FOUND ? ApiError.notFound(e.getMessage())
+            : new ApiError(503, "the JobCenter does not answer: " + e.getMessage())));
   }
 
   private Set<String> liveNodes() {

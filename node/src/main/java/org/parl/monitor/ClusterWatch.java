@@ -46,6 +46,11 @@ final class ClusterWatch {
     return reader.waiting();
   }
 
+  /** Drains or undrains a worker or one of its GPUs, for a logged-in operator. */
+  Future<Void> drain(String workerId, Integer gpu, boolean drained) {
+    return reader.drain(workerId, gpu, drained);
+  }
+
   JsonObject history() {
     return history.toJson();
   }

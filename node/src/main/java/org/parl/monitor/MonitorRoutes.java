@@ -25,6 +25,7 @@ final class MonitorRoutes {
     router.get("/api/cluster").handler(api::cluster);
     router.get("/api/history").handler(api::history);
     router.get("/api/waiting").handler(api::waiting);
+    router.post("/api/drain").handler(BodyHandler.create(false).setBodyLimit(ApiParams.DRAIN_BODY_LIMIT)).handler(api::drain);
     router.get("/api/events").handler(events::subscribe);
     router.get("/api/jobs").handler(api::jobsOfClient);
     router.get("/api/jobs/:id/log").handler(api::log);

@@ -147,12 +147,15 @@ public final class PrometheusText {
       sample("parl_worker_cpus", labels(w, "state", "vacant"), c.getInteger("vacant"));
       sample("parl_worker_cpus", labels(w, "state", "used"), c.getInteger("used"));
     }
-    gauge("parl_worker_gpus", "GPUs a worker lends, by state (vacant, used, or out_of_service: drained or quarantined).");
+    gauge("parl_worker_gpus", "GPUs a worker lends, by state (vacant or used).");
     for (JsonObject w : objects(workers)) {
       JsonObject g = w.getJsonObject("gpus");
       sample("parl_worker_gpus", labels(w, "state", "vacant"), g.getJsonArray("vacant").size());
       sample("parl_worker_gpus", labels(w, "state", "used"), g.getJsonArray("used").size());
-      sample("parl_worker_gpus", labels(w, "state", "out_of_service"), ClusterView.array(g, "outOfService").size());
+    }
+    gauge("parl_worker_gpus_out_of_service", "GPUs of a worker that no job holds and that are drained or quarantined.");
+    for (JsonObject w : objects(workers)) {
+      sample("parl_worker_gpus_out_of_service", labels(w), ClusterView.array(w.getJsonObject("gpus"), "outOfService").size());
     }
     gauge("parl_worker_jobs", "Live jobs on a worker.");
     for (JsonObject w : objects(workers)) {

@@ -231,7 +231,7 @@ public final class WorkerVerticle extends VerticleBase {
     });
   }
 
-  /** Tells the JobCenter the health of the lent GPUs when it changed (SPEC §11); retried at the next reading if not taken. */
+  /** Tells the JobCenter the health of the lent GPUs when it changed (docs/contract.md §11); retried at the next reading if not taken. */
   private void reportHealth(GpuInventory.Reading reading) {
     if (reportingHealth || jobs.stopping() || (fence != null && fence.masterGone())) {
       return;

@@ -14,7 +14,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.WorkerState;
 
-/** Quarantine of faulty GPUs in the JobCenter (SPEC §11). */
+/** Quarantine of faulty GPUs in the JobCenter (docs/contract.md §11). */
 class JobCenterHealthTest {
 
   private static final long S = 1_000_000_000L;
