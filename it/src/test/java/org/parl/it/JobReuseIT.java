@@ -151,6 +151,7 @@ class JobReuseIT {
       Frames.write(c.out(), Frames.CLOSE, 2, new byte[0]);
       assertEquals(Frames.RESULT, Frames.read(c.in()).type(), "the close is answered");
     }
+    old.awaitEnded();
     old.close();
     ReuseLines.awaitClean(cluster.master, old.pid, cleanBefore + 1);
     cluster.awaitIdle();
@@ -181,6 +182,7 @@ class JobReuseIT {
         Frames.write(s.getOutputStream(), Frames.CLOSE, 2, new byte[0]);
         assertEquals(Frames.RESULT, Frames.read(new DataInputStream(s.getInputStream())).type(), "the close is answered");
       }
+      old.awaitEnded();
       old.close();
       ReuseLines.awaitClean(tls.master, old.pid, cleanBefore + 1);
       tls.awaitIdle();

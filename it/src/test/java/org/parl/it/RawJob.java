@@ -180,4 +180,21 @@ final class RawJob implements AutoCloseable {
     pings.shutdownNow();
     gateway.close();
   }
+
+  /**
+   * Waits until the gateway tells this client that its job ended, as a client does after closing its
+   * actor: a client that leaves right after the close would have its job stopped as an orphan, which
+   * may come before the job's own report that it is free again, and then the process is not taken back.
+   */
+  void awaitEnded() throws IOException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      String line = gateway.readLine(); // the pings' answers come in between
+      assertNotNull(line, "the gateway closed before the job's end was told");
+      if (line.contains("\"type\":\"JobEnded\"")) {
+        return;
+      }
+    }
+    throw new AssertionError("the gateway did not tell the end of job process " + pid + " within 30 s");
+  }
 }
