@@ -94,9 +94,9 @@ final class CallBenchmark {
   private void small(BenchActor a, Target noopTarget) throws Exception {
     log.info("measuring small round trips (noop, add, 16-byte TCP echo){}", nameSuffix);
     byte[] sixteen = new byte[16];
-    Timed.repeat(() -> tcp.roundTrip(sixteen), plan.smallWarmup());
-    Timed.repeat(a::noop, plan.smallWarmup());
-    Timed.repeat(() -> a.add(1), plan.smallWarmup() / 2);
+    Timed.repeatFor(() -> tcp.roundTrip(sixteen), plan.smallWarmup(), plan.smallWarmupMs());
+    Timed.repeatFor(a::noop, plan.smallWarmup(), plan.smallWarmupMs());
+    Timed.repeatFor(() -> a.add(1), plan.smallWarmup() / 2, plan.smallWarmupMs() / 2);
     int n = plan.smallRounds() * plan.smallPerRound();
     Samples tcp16 = new Samples(n);
     Samples noop = new Samples(n);

@@ -27,7 +27,7 @@ import org.parl.it.actors.CounterImpl;
 /**
  * Job containment: a job is its whole process tree. Children, grandchildren and processes that left
  * the job's session die with the job (a close, a SIGKILL of its JVM, its worker stopping because
- * its master is gone), and the job's GPU is given to the next actor only once they are gone, read
+ * its master is gone, its worker SIGKILLed), and the job's GPU is given to the next actor only once they are gone, read
  * from {@code /proc}; the memory limit counts the tree; jobs hold none of the worker's secrets and
  * no JVM of the cluster lets another process attach.
  */
@@ -88,6 +88,29 @@ class ContainmentIT {
       cluster.master.kill();
       worker[0].awaitExit(Duration.ofSeconds(60));
       assertNoneRuns(tree, "after its worker stopped because its master was gone");
+    }
+  }
+
+  @Test
+  void aKilledWorkersJobsEndTheirTreesThemselves() throws Exception {
+    try (TestCluster cluster = TestCluster.start(0, "--no-local-worker")) {
+      ParlProcess[] worker = new ParlProcess[1];
+      cluster.addWorker(worker, "--cpus", "1");
+      ParlClient parl = cluster.connect();
+      RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).createAsync().await();
+      List<Long> tree = new ArrayList<>(spawned(a));
+      tree.add((long) a.call(Counter::pid).await());
+      long killed = System.nanoTime();
+      Signals.send("KILL", List.of(worker[0].pid()));
+      try {
+        // no worker is left to end the tree, and no other worker on this host sweeps its cgroups
+        Await.until("the killed worker's job and every process it started being gone", GONE,
+            () -> tree.stream().noneMatch(ProcStats::running));
+      } finally {
+        Signals.send("KILL", tree.stream().filter(ProcStats::running).toList());
+      }
+      System.out.printf("a SIGKILLed worker's job tree (%d processes) was gone %d ms after the kill%n", tree.size(),
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
     }
   }
 

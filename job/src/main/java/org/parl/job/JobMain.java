@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.LocalTime;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.parl.job.tree.OwnTree;
 import org.parl.net.HostPort;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
@@ -43,6 +45,8 @@ public final class JobMain {
 
   /** How long an assigned job waits for its client to connect. */
   private static final long CLIENT_WAIT_MS = 60_000;
+  /** How long a job whose worker is gone waits for the rest of its tree to die. */
+  private static final long ORPHAN_KILL_MS = 5_000;
   /** How long a released job waits for its worker's answer (a new identity, or a stop). */
   private static final long RENEW_WAIT_MS = 10_000;
   /** Connections that may be authenticating at once; more are refused (docs/contract.md §8). */
@@ -97,7 +101,7 @@ public final class JobMain {
       }
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);
-      link.start(msg -> job.onControl(msg), () -> exit(0, "its worker went away"));
+      link.start(msg -> job.onControl(msg), JobMain::workerGone);
       if (job.gpuCheck.applies()) {
         job.gpuCheck.result(); // before the reuse baseline, which then includes what it loaded
       }
@@ -258,6 +262,20 @@ public final class JobMain {
       link.send(Map.of("op", "stopping", "cause", cause));
     }
     exit(1, cause);
+  }
+
+  /**
+   * The control link broke without this job exiting: its worker is gone (killed, or died). No worker
+   * is left to end what the actor started, so the job ends its own tree before it exits.
+   */
+  private static void workerGone() {
+    synchronized (JobMain.class) {
+      if (exiting) {
+        return; // the job closed the link itself on its way out; its worker ends its tree
+      }
+    }
+    List<Long> left = OwnTree.endOthers(ORPHAN_KILL_MS);
+    exit(0, "its worker went away" + (left.isEmpty() ? "" : "; processes " + left + " of its tree survive SIGKILL"));
   }
 
   /**

@@ -5,10 +5,13 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import org.parl.job.tree.CgroupTree;
+import org.parl.job.tree.Cgroups;
+import org.parl.job.tree.JobTree;
+import org.parl.job.tree.ProcStat;
+import org.parl.job.tree.SessionTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +33,6 @@ import org.slf4j.LoggerFactory;
 final class Containment {
 
   private static final Logger log = LoggerFactory.getLogger(Containment.class);
-  static final String GROUP_PREFIX = "parl-w";
   /** How long a sweep waits for a dead worker's leftover jobs to be gone. */
   private static final long SWEEP_WAIT_MS = 5_000;
 
@@ -45,11 +47,11 @@ final class Containment {
 
   /** Finds what this host allows and says it in one log line; blocking. */
   static Containment detect() {
-    Optional<Path> own = ownCgroup();
+    Optional<Path> own = Cgroups.own();
     if (own.isEmpty()) {
       return session("no cgroup v2 hierarchy is mounted");
     }
-    Path base = own.get().resolve(GROUP_PREFIX + ProcessHandle.current().pid());
+    Path base = own.get().resolve(Cgroups.GROUP_PREFIX + ProcessHandle.current().pid());
     try {
       Files.createDirectories(base);
       Path probe = Files.createDirectory(base.resolve("probe"));
@@ -98,9 +100,9 @@ final class Containment {
     if (base == null) {
       return;
     }
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base.getParent(), GROUP_PREFIX + "*")) {
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(base.getParent(), Cgroups.GROUP_PREFIX + "*")) {
       for (Path dead : dirs) {
-        String pid = dead.getFileName().toString().substring(GROUP_PREFIX.length());
+        String pid = dead.getFileName().toString().substring(Cgroups.GROUP_PREFIX.length());
         if (!dead.equals(base) && pid.chars().allMatch(Character::isDigit) && !pid.isEmpty()
             && !ProcStat.running(Long.parseLong(pid))) {
           sweepGroup(dead);
@@ -143,124 +145,6 @@ final class Containment {
       return true;
     } catch (IOException e) {
       return false;
-    }
-  }
-
-  /** The worker's own cgroup in the v2 hierarchy, if one is mounted. */
-  private static Optional<Path> ownCgroup() {
-    try {
-      Optional<Path> mount = Files.readAllLines(Path.of("/proc/self/mountinfo")).stream()
-          .map(line -> line.split(" - ", 2))
-          .filter(parts -> parts.length == 2 && parts[1].startsWith("cgroup2 "))
-          .map(parts -> Path.of(parts[0].split(" ")[4]))
-          .findFirst();
-      Optional<String> own = Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
-          .filter(line -> line.startsWith("0::")).map(line -> line.substring(3)).findFirst();
-      if (mount.isEmpty() || own.isEmpty()) {
-        return Optional.empty();
-      }
-      String rel = own.get().startsWith("/") ? own.get().substring(1) : own.get();
-      return Optional.of(rel.isEmpty() ? mount.get() : mount.get().resolve(rel));
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** A job in a cgroup of its own: exact membership, killed at once. */
-  static final class CgroupTree implements JobTree {
-
-    private final long leader;
-    private final Path group;
-
-    CgroupTree(long leader, Path group) {
-      this.leader = leader;
-      this.group = group;
-    }
-
-    @Override
-    public long leader() {
-      return leader;
-    }
-
-    @Override
-    public List<Long> pids() {
-      List<Long> out = new ArrayList<>();
-      try {
-        for (String line : Files.readAllLines(group.resolve("cgroup.procs"))) {
-          if (!line.isBlank()) {
-            long pid = Long.parseLong(line.trim());
-            if (ProcStat.running(pid)) {
-              out.add(pid);
-            }
-          }
-        }
-      } catch (IOException | NumberFormatException e) {
-        // the group is gone: so is the tree
-      }
-      return out;
-    }
-
-    @Override
-    public void kill() {
-      Path killFile = group.resolve("cgroup.kill");
-      try {
-        if (Files.exists(killFile)) {
-          Files.writeString(killFile, "1");
-          return;
-        }
-      } catch (IOException e) {
-        // killed one by one below
-      }
-      pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-    }
-
-    @Override
-    public void release() {
-      deleteQuietly(group);
-    }
-  }
-
-  /**
-   * A job without a cgroup: its session (the JVM is the leader of a session of its own) and the
-   * JVM's descendants, plus every member seen before (a handle remembers its process's start time,
-   * so a reused pid is never killed).
-   */
-  static final class SessionTree implements JobTree {
-
-    private final long leader;
-    private final Set<ProcessHandle> seen = new LinkedHashSet<>();
-
-    SessionTree(long leader) {
-      this.leader = leader;
-    }
-
-    @Override
-    public long leader() {
-      return leader;
-    }
-
-    @Override
-    public synchronized List<Long> pids() {
-      ProcessHandle.of(leader).ifPresent(h -> {
-        seen.add(h);
-        h.descendants().forEach(seen::add);
-      });
-      for (long pid : ProcStat.inSession(leader)) {
-        ProcessHandle.of(pid).ifPresent(seen::add);
-      }
-      seen.removeIf(h -> !h.isAlive() || !ProcStat.running(h.pid()));
-      return seen.stream().map(ProcessHandle::pid).toList();
-    }
-
-    @Override
-    public synchronized void kill() {
-      pids();
-      seen.forEach(ProcessHandle::destroyForcibly);
-    }
-
-    @Override
-    public void release() {
-      // nothing to remove
     }
   }
 }

@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.parl.job.tree.JobTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

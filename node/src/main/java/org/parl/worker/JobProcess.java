@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.job.tree.JobTree;
 import org.parl.limits.WriteBound;
 import org.parl.security.SharedSecret;
 

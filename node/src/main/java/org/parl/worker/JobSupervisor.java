@@ -22,6 +22,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.control.JobState;
 import org.parl.job.GpuMismatch;
+import org.parl.job.tree.JobTree;
 import org.parl.limits.LimitSettings;
 import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;

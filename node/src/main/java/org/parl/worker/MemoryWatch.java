@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.parl.job.tree.JobTree;
 
 /**
  * Kills a job whose processes' resident memory, added up over its whole tree (the JVM and every

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.parl.job.tree.JobTree;
+import org.parl.job.tree.ProcStat;
+import org.parl.job.tree.SessionTree;
 
 /**
  * The trees of job processes, on this host: a process started through {@code setsid} with a child
@@ -25,7 +28,7 @@ class ContainmentTest {
   @Test
   void aSessionTreeKillsItsWholeSession() throws Exception {
     Process leader = new ProcessBuilder("setsid", "sh", "-c", "sleep 600 & setsid sleep 600 & wait").start();
-    JobTree tree = new Containment.SessionTree(leader.pid());
+    JobTree tree = new SessionTree(leader.pid());
     awaitSize(tree, 3);
     List<Long> left = tree.killAndWait(5_000);
     assertEquals(List.of(), left, "every process of the tree is gone");

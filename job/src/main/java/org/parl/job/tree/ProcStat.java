@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.job.tree;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,10 +18,10 @@ import java.util.stream.Stream;
  * @param pgrp its process group
  * @param session its session
  */
-record ProcStat(long pid, char state, long ppid, long pgrp, long session) {
+public record ProcStat(long pid, char state, long ppid, long pgrp, long session) {
 
   /** The process, if it exists. */
-  static Optional<ProcStat> of(long pid) {
+  public static Optional<ProcStat> of(long pid) {
     try {
       return parse(pid, Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
     } catch (IOException | RuntimeException e) {
@@ -30,7 +30,7 @@ record ProcStat(long pid, char state, long ppid, long pgrp, long session) {
   }
 
   /** Parses the line; the command name (field 2) is in parentheses and may hold spaces or parentheses. */
-  static Optional<ProcStat> parse(long pid, String line) {
+  public static Optional<ProcStat> parse(long pid, String line) {
     int close = line.lastIndexOf(')');
     if (close < 0 || close + 2 >= line.length()) {
       return Optional.empty();
@@ -47,12 +47,12 @@ record ProcStat(long pid, char state, long ppid, long pgrp, long session) {
   }
 
   /** Whether the process exists and has not exited (a zombie has: it only waits to be reaped). */
-  static boolean running(long pid) {
+  public static boolean running(long pid) {
     return of(pid).filter(s -> s.state != 'Z' && s.state != 'X').isPresent();
   }
 
   /** Every running process of a session. */
-  static List<Long> inSession(long session) {
+  public static List<Long> inSession(long session) {
     List<Long> out = new ArrayList<>();
     try (Stream<Path> all = Files.list(Path.of("/proc"))) {
       all.map(p -> p.getFileName().toString()).filter(n -> !n.isEmpty() && n.chars().allMatch(Character::isDigit))

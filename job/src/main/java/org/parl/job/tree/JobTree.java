@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.job.tree;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -6,11 +6,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The processes of one job: its JVM and every process it started, children, grandchildren and
  * those that left its session. Ending a job ends the whole tree, and the job's resources return
- * only once the tree is gone ({@link Containment} says how a host lets a worker find the tree).
+ * only once the tree is gone ({@link CgroupTree} where the host allows it, else {@link SessionTree}).
  * Every method blocks briefly (reads or writes under {@code /proc} or {@code /sys/fs/cgroup}): call
  * them off the event loop.
  */
-interface JobTree {
+public interface JobTree {
 
   /** The pid of the job's JVM. */
   long leader();
