@@ -60,6 +60,14 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /** Extra time a create may take beyond the resource wait: starting a job JVM on a busy host. */
   private static final long LAUNCH_SLACK_MS = 150_000;
+  /**
+   * How long the actors of a client that lost its master are kept after the loss unless their job
+   * ends first. The client sees the loss by its pings, 6-8 s after a cut. By then plus this grace the
+   * jobs are gone: a cut-off master's workers stop theirs as soon as their failure detector misses it
+   * (at most 6 s), and a master that lost the client stops the client's jobs once its connection has
+   * been idle for 10 s. The JobCenter holds a dropped worker's jobs the same way.
+   */
+  private static final long MASTER_LEASE_GRACE_MS = 6_000;
   /** How long {@link #waiting()} waits for the master's answer. */
   private static final long WAITING_TIMEOUT_MS = 10_000;
   private static final int CONNECT_MS = 10_000;
@@ -431,14 +439,21 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /**
    * Without its master connection, a client's actors are lost: the master stops the jobs of a client
-   * it lost, and a worker stops its jobs when it loses the master (fencing). A call waits for none.
+   * it lost, and a worker stops its jobs when it loses the master (fencing). Nothing new is created
+   * from now on, but the actors are told only when their job is gone: at once when its connection
+   * breaks (the job ended), else after {@link #MASTER_LEASE_GRACE_MS}, the lease of their jobs (a
+   * connection across a cut stays silent). So a program that hears of the loss cannot run a second
+   * copy of an actor while the first still runs. A call waits for none beyond that.
    */
   private void loseAll(String why) {
     lostReason = why;
-    for (RemoteActorImpl<?> actor : List.copyOf(actors.values())) {
-      actor.lose(why);
-    }
     opening.values().forEach(ActorConnection::closeSocket);
+    List<RemoteActorImpl<?>> held = List.copyOf(actors.values());
+    if (closing != null || held.isEmpty()) {
+      held.forEach(actor -> actor.lose(why));
+      return;
+    }
+    vertx.setTimer(MASTER_LEASE_GRACE_MS, t -> held.forEach(actor -> actor.lose(why)));
   }
 
   @Override

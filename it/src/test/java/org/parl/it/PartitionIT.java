@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -177,12 +178,23 @@ class PartitionIT {
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
     private final java.util.concurrent.CompletableFuture<Long> at = new java.util.concurrent.CompletableFuture<>();
 
-    JobsGone(String netns) {
+    private JobsGone(BooleanSupplier gone) {
       sampler.scheduleWithFixedDelay(() -> {
-        if (JobProcesses.in(netns).isEmpty()) {
+        if (gone.getAsBoolean()) {
           at.complete(System.currentTimeMillis());
         }
       }, 0, 20, TimeUnit.MILLISECONDS);
+    }
+
+    /** Every job process in network namespace {@code netns} gone. */
+    static JobsGone in(String netns) {
+      return new JobsGone(() -> JobProcesses.in(netns).isEmpty());
+    }
+
+    /** The job processes of these actors ({@link #ACTOR} lines) gone. */
+    static JobsGone of(List<MatchResult> actors) {
+      List<Long> pids = actors.stream().map(m -> Long.parseLong(m.group(4))).toList();
+      return new JobsGone(() -> pids.stream().allMatch(pid -> JobProcesses.job(pid).isEmpty()));
     }
 
     long await() throws Exception {
@@ -198,7 +210,7 @@ class PartitionIT {
   @Test
   void aCutOffWorkerIsDroppedItsCallsFailAndItFencesItself() throws Exception {
     Cluster k = new Cluster("worker-cut").start();
-    try (GpuWatch watch = new GpuWatch(k.netnsB); JobsGone gone = new JobsGone(k.netnsB)) {
+    try (GpuWatch watch = new GpuWatch(k.netnsB); JobsGone gone = JobsGone.in(k.netnsB)) {
       long t0 = System.currentTimeMillis();
       b.cut();
       k.master.awaitLine("worker " + k.workerId + " .*dropped it", Duration.ofSeconds(30));
@@ -236,32 +248,37 @@ class PartitionIT {
   @Test
   void aCutOffClientsJobsStopAndTheirGpusReturn() throws Exception {
     Cluster k = new Cluster("client-cut").start();
-    long t0 = System.currentTimeMillis();
-    c.cut();
-    k.master.awaitLine("client c-\\w+ disconnected; stopping its 2 job\\(s\\)", Duration.ofSeconds(40));
-    long dropped = System.currentTimeMillis() - t0;
-    for (MatchResult actor : k.actors) {
-      k.worker.awaitLine("job " + actor.group(1) + " ended", Duration.ofSeconds(30));
-      Await.exited(Long.parseLong(actor.group(4)), Duration.ofSeconds(30), "job process of " + actor.group(1));
+    try (JobsGone gone = JobsGone.of(k.actors)) {
+      long t0 = System.currentTimeMillis();
+      c.cut();
+      k.master.awaitLine("client c-\\w+ disconnected; stopping its 2 job\\(s\\)", Duration.ofSeconds(40));
+      long dropped = System.currentTimeMillis() - t0;
+      for (MatchResult actor : k.actors) {
+        k.worker.awaitLine("job " + actor.group(1) + " ended", Duration.ofSeconds(30));
+        Await.exited(Long.parseLong(actor.group(4)), Duration.ofSeconds(30), "job process of " + actor.group(1));
+      }
+      long jobsEnded = System.currentTimeMillis() - t0;
+      k.awaitStatus(a, " 1 worker\\(s\\).*GPUs 0 used / 2 vacant  0 client\\(s\\)");
+      Matcher failed = k.client.awaitLine("FAILED at=(\\d+) type=(\\S+) message=(.*)", Duration.ofSeconds(30));
+      assertEquals(LOST, failed.group(2), failed.group());
+      assertTrue(failed.group(3).contains("master"), failed.group());
+      long callFailed = Long.parseLong(failed.group(1)) - t0;
+      assertTrue(jobsEnded <= 30_000, "the client's jobs ended " + jobsEnded + " ms after the cut");
+      long jobsGone = gone.await() - t0;
+      assertTrue(jobsGone < callFailed, "the client's jobs were gone (" + jobsGone + " ms) before it heard of their loss ("
+          + callFailed + " ms)");
+      c.restore();
+      ParlProcess again = k.check(c, "60");
+      assertTrue(again.output().contains("READY"), again.output());
+      timings("client C cut: the master dropped the client after " + dropped + " ms, its jobs were gone after " + jobsGone
+          + " ms; the client's blocked call failed after " + callFailed + " ms");
     }
-    long jobsEnded = System.currentTimeMillis() - t0;
-    k.awaitStatus(a, " 1 worker\\(s\\).*GPUs 0 used / 2 vacant  0 client\\(s\\)");
-    Matcher failed = k.client.awaitLine("FAILED at=(\\d+) type=(\\S+) message=(.*)", Duration.ofSeconds(30));
-    assertEquals(LOST, failed.group(2), failed.group());
-    assertTrue(failed.group(3).contains("master"), failed.group());
-    long callFailed = Long.parseLong(failed.group(1)) - t0;
-    assertTrue(jobsEnded <= 30_000, "the client's jobs ended " + jobsEnded + " ms after the cut");
-    c.restore();
-    ParlProcess again = k.check(c, "60");
-    assertTrue(again.output().contains("READY"), again.output());
-    timings("client C cut: the master dropped the client after " + dropped + " ms, its jobs had ended after " + jobsEnded
-        + " ms; the client's blocked call failed after " + callFailed + " ms");
   }
 
   @Test
   void aCutOffMasterGrantsNothingAndItsWorkersFenceThemselves() throws Exception {
     Cluster k = new Cluster("master-cut").start();
-    try (GpuWatch watch = new GpuWatch(k.netnsB)) {
+    try (GpuWatch watch = new GpuWatch(k.netnsB); JobsGone gone = JobsGone.in(k.netnsB)) {
       long t0 = System.currentTimeMillis();
       a.cut();
       k.master.awaitLine("worker " + k.workerId + " .*dropped it", Duration.ofSeconds(30));
@@ -272,6 +289,10 @@ class PartitionIT {
       k.worker.awaitLine("no master of this cluster is in sight .*: fencing now", Duration.ofSeconds(60));
       long fencing = System.currentTimeMillis() - t0;
       k.awaitNoJobsOnB(Duration.ofSeconds(30));
+      long jobsGone = gone.await() - t0;
+      assertTrue(jobsGone <= 10_000, "B's jobs were gone " + jobsGone + " ms after the cut");
+      assertTrue(jobsGone < callFailed, "B's jobs were gone (" + jobsGone + " ms) before the client heard of their loss ("
+          + callFailed + " ms)");
       assertEquals(1, k.worker.awaitExit(Duration.ofSeconds(60)), k.worker.output());
       assertTrue(k.worker.output().contains("lost sight of every master (last active: " + k.address + ")"), k.worker.output());
 
@@ -288,7 +309,7 @@ class PartitionIT {
       ParlProcess again = k.check(c, "60");
       assertTrue(again.output().contains("READY") && again.output().contains("worker=" + k.workerId), again.output());
       timings("master A cut: it dropped its worker after " + dropped + " ms; the client's blocked call failed after "
-          + callFailed + " ms; B fenced after " + fencing + " ms");
+          + callFailed + " ms; B fenced after " + fencing + " ms, its jobs gone after " + jobsGone + " ms");
     }
   }
 
