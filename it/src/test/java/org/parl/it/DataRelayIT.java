@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ProxySelector;
 import java.nio.file.Files;
@@ -24,11 +23,7 @@ import org.parl.ParlClient;
 import org.parl.RemoteActor;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.wire.FrameBuffer;
-import org.parl.wire.Frames;
 import org.parl.wire.IntegrityException;
-import org.parl.wire.RemoteMethod;
-import org.parl.wire.ValueCodec;
 
 /**
  * A relay between a real client and a real job on 127.0.0.1 ({@link SocksRelay}) lets the
@@ -87,22 +82,12 @@ class DataRelayIT {
     actor.close();
   }
 
-  /** Exactly what a client would send in clear to call {@code markThenSleep(marker, 0)}. */
-  private static byte[] forgedCall(Path marker) throws Exception {
-    RemoteMethod m = RemoteMethod.of(Counter.class.getMethod("markThenSleep", String.class, long.class));
-    FrameBuffer frame = new FrameBuffer(64).name(m.signatureUtf8());
-    new ValueCodec().writeAll(m.parameters(), new Object[] {marker.toString(), 0L}, frame);
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    frame.writeFrame(b, Frames.CALL, 3, true);
-    return b.toByteArray();
-  }
-
   @Test
   void aCallForgedInClearAfterTheHandshakeIsRefusedAndNeverRuns() throws Exception {
     int failuresBefore = integrityLines();
     RemoteActor<Counter> actor = relayedActor();
     Path marker = cluster.marker("forged");
-    relay.links().get(0).inject(forgedCall(marker));
+    relay.links().get(0).inject(SocksRelay.forgedCall(marker.toString()));
     assertLost(actor);
     awaitIntegrityLines(failuresBefore + 1);
     assertFalse(Files.exists(marker), "the forged call never ran");

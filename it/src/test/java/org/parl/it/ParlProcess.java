@@ -3,6 +3,7 @@ package org.parl.it;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +30,8 @@ public final class ParlProcess implements AutoCloseable {
   private final Process process;
   private final List<String> lines = new ArrayList<>();
   private final String name;
+  /** The process's standard input, for {@link #send}; null when it was closed at the start. */
+  private PrintWriter input;
   private Thread pump;
 
   private ParlProcess(Process process, String name) {
@@ -57,12 +60,24 @@ public final class ParlProcess implements AutoCloseable {
 
   /** Runs any command, its output collected like a parl command's. */
   public static ParlProcess startCommand(Map<String, String> env, String label, List<String> cmd) {
+    return startCommand(env, label, cmd, false);
+  }
+
+  /**
+   * Runs any command, its output collected like a parl command's; with {@code talk} its standard
+   * input stays open for {@link #send} (else it is closed at once).
+   */
+  public static ParlProcess startCommand(Map<String, String> env, String label, List<String> cmd, boolean talk) {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment().putAll(env);
     String name = label + "-" + System.nanoTime();
     try {
       ParlProcess p = new ParlProcess(pb.start(), name);
-      p.process.getOutputStream().close();
+      if (talk) {
+        p.input = new PrintWriter(new OutputStreamWriter(p.process.getOutputStream(), StandardCharsets.UTF_8), true);
+      } else {
+        p.process.getOutputStream().close();
+      }
       p.pump();
       return p;
     } catch (IOException e) {
@@ -129,6 +144,17 @@ public final class ParlProcess implements AutoCloseable {
       return process.getInputStream().available() == 0;
     } catch (IOException e) {
       return true;
+    }
+  }
+
+  /** Writes {@code line} to the process's standard input (started with {@code talk}). */
+  public void send(String line) {
+    if (input == null) {
+      throw new IllegalStateException(name + " was started with its standard input closed");
+    }
+    input.println(line);
+    if (input.checkError()) {
+      throw new AssertionError("cannot write to " + name + " (ended?); output:\n" + output());
     }
   }
 

@@ -13,34 +13,57 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.parl.it.actors.Counter;
+import org.parl.wire.FrameBuffer;
+import org.parl.wire.Frames;
+import org.parl.wire.RemoteMethod;
+import org.parl.wire.ValueCodec;
 
 /**
- * A man in the middle for the data path, on 127.0.0.1: a SOCKS5 relay that a client's JDK sockets
- * are sent through ({@link #selector()}), forwarding the bytes of each connection both ways
- * unchanged (so the handshake goes through) and able, once the test says so, to inject bytes of
- * its own into what the client sends, to replay what the client sent, or to alter the next bytes
- * the client sends: what a relay on a lab network (ARP spoofing) could do, without the job's
- * credential.
+ * A man in the middle for the data path: a SOCKS5 relay that a client's JDK sockets are sent
+ * through (in this JVM by {@link #selector()}; in another, by {@code -DsocksProxyHost}/{@code
+ * -DsocksProxyPort}), forwarding the bytes of each connection both ways unchanged (so the handshake
+ * goes through) and able, once the test says so, to inject bytes of its own into what the client
+ * sends, to replay what the client sent, or to alter the next bytes the client sends: what a relay
+ * on a lab network (ARP spoofing) could do, without the job's credential. Used in the test JVM on
+ * 127.0.0.1 ({@link DataRelayIT}) and as a program on a host of its own ({@link RelayProgram}).
  */
 final class SocksRelay implements AutoCloseable {
 
   private final ServerSocket server;
   private final List<Link> links = new CopyOnWriteArrayList<>();
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+  private final Consumer<Link> onLink;
   private final Thread acceptor;
 
+  /** A relay on 127.0.0.1. */
   SocksRelay() throws IOException {
-    server = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+    this(InetAddress.getLoopbackAddress(), link -> { });
+  }
+
+  /** A relay on {@code bind} (any free port) that hands each new link to {@code onLink} once it relays. */
+  SocksRelay(InetAddress bind, Consumer<Link> onLink) throws IOException {
+    this.server = new ServerSocket(0, 16, bind);
+    this.onLink = onLink;
     acceptor = new Thread(this::accept, "socks-relay");
     acceptor.setDaemon(true);
     acceptor.start();
   }
 
+  /** Where the relay listens. */
+  InetSocketAddress address() {
+    return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+  }
+
   /** Sends every plain socket connection of this JVM through the relay (other schemes go direct). */
   ProxySelector selector() {
-    InetSocketAddress relay = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+    InetSocketAddress relay = address();
     return new ProxySelector() {
       @Override
       public List<Proxy> select(URI uri) {
@@ -54,9 +77,19 @@ final class SocksRelay implements AutoCloseable {
     };
   }
 
-  /** The connections relayed so far. */
+  /** The connections relayed so far, in the order they were opened. */
   List<Link> links() {
     return List.copyOf(links);
+  }
+
+  /** Exactly what a client would send in clear to call {@code markThenSleep(marker, 0)} on a {@link Counter}. */
+  static byte[] forgedCall(String marker) throws Exception {
+    RemoteMethod m = RemoteMethod.of(Counter.class.getMethod("markThenSleep", String.class, long.class));
+    FrameBuffer frame = new FrameBuffer(64).name(m.signatureUtf8());
+    new ValueCodec().writeAll(m.parameters(), new Object[] {marker, 0L}, frame);
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    frame.writeFrame(b, Frames.CALL, 3, true);
+    return b.toByteArray();
   }
 
   private void accept() {
@@ -88,7 +121,7 @@ final class SocksRelay implements AutoCloseable {
       InetAddress host = switch (request[3]) {
         case 1 -> InetAddress.getByAddress(in.readNBytes(4));
         case 4 -> InetAddress.getByAddress(in.readNBytes(16));
-        case 3 -> InetAddress.getByName(new String(in.readNBytes(in.readUnsignedByte()), java.nio.charset.StandardCharsets.US_ASCII));
+        case 3 -> InetAddress.getByName(new String(in.readNBytes(in.readUnsignedByte()), StandardCharsets.US_ASCII));
         default -> throw new IOException("address type " + request[3]);
       };
       int port = in.readUnsignedShort();
@@ -99,8 +132,12 @@ final class SocksRelay implements AutoCloseable {
       client.setTcpNoDelay(true);
       out.write(new byte[] {5, 0, 0, 1, 0, 0, 0, 0, 0, 0});
       out.flush();
-      Link link = new Link(client, job);
-      links.add(link);
+      Link link;
+      synchronized (links) {
+        link = new Link(links.size(), client, job);
+        links.add(link);
+      }
+      onLink.accept(link);
       link.start(in);
     } catch (IOException e) {
       closeQuietly(client);
@@ -110,22 +147,45 @@ final class SocksRelay implements AutoCloseable {
   /** One relayed connection: the client's bytes go to the job through {@link #toJob}, the job's back. */
   static final class Link {
 
+    private final int index;
     private final Socket client;
     private final Socket job;
     private final OutputStream toJob;
     private final ByteArrayOutputStream sent = new ByteArrayOutputStream();
+    private final CompletableFuture<String> ended = new CompletableFuture<>();
     private int mark;
     private boolean alterNext;
 
-    private Link(Socket client, Socket job) throws IOException {
+    private Link(int index, Socket client, Socket job) throws IOException {
+      this.index = index;
       this.client = client;
       this.job = job;
       this.toJob = job.getOutputStream();
     }
 
     private void start(InputStream fromClient) throws IOException {
-      pump(job.getInputStream(), client.getOutputStream(), null, "socks-relay-to-client");
-      pump(fromClient, toJob, this, "socks-relay-to-job");
+      pump(job.getInputStream(), client.getOutputStream(), null, "job");
+      pump(fromClient, toJob, this, "client");
+    }
+
+    /** This link's place among the relay's links, from 0. */
+    int index() {
+      return index;
+    }
+
+    /** Where the client connected from. */
+    SocketAddress from() {
+      return client.getRemoteSocketAddress();
+    }
+
+    /** Where the relay connected to for the client: the job's data port. */
+    SocketAddress to() {
+      return job.getRemoteSocketAddress();
+    }
+
+    /** Completes with the side whose stream ended first ({@code "job"} or {@code "client"}), once one did. */
+    CompletableFuture<String> ended() {
+      return ended;
     }
 
     /** Writes {@code bytes} to the job as if the client had sent them, between two of the client's writes. */
@@ -142,7 +202,7 @@ final class SocksRelay implements AutoCloseable {
     /** What the client sent since the last {@link #mark}. */
     synchronized byte[] sinceMark() {
       byte[] all = sent.toByteArray();
-      return java.util.Arrays.copyOfRange(all, mark, all.length);
+      return Arrays.copyOfRange(all, mark, all.length);
     }
 
     /** Flips a bit in the last byte of the client's next write to the job. */
@@ -160,7 +220,8 @@ final class SocksRelay implements AutoCloseable {
       toJob.flush();
     }
 
-    private void pump(InputStream in, OutputStream out, Link recording, String name) {
+    /** Copies one side's stream to the other; {@code side} names the side it reads. */
+    private void pump(InputStream in, OutputStream out, Link recording, String side) {
       Thread t = new Thread(() -> {
         byte[] b = new byte[64 * 1024];
         try {
@@ -173,11 +234,12 @@ final class SocksRelay implements AutoCloseable {
             }
           }
         } catch (IOException e) {
-          // one side closed
+          // one side closed (or reset) the connection
         }
+        ended.complete(side);
         closeQuietly(client);
         closeQuietly(job);
-      }, name);
+      }, "socks-relay-from-" + side);
       t.setDaemon(true);
       t.start();
     }

@@ -41,6 +41,14 @@ public final class Host {
     return test.track(ParlProcess.startCommand(env, label + "-" + what, bed.inside(index, cmd)));
   }
 
+  /**
+   * Runs {@code cmd} inside this host like {@link #start}; with {@code talk} its standard input
+   * stays open for {@link ParlProcess#send}.
+   */
+  public ParlProcess start(Map<String, String> env, String what, List<String> cmd, boolean talk) {
+    return test.track(ParlProcess.startCommand(env, label + "-" + what, bed.inside(index, cmd), talk));
+  }
+
   /** Runs {@code parl args...} from the packaged jar inside this host, as {@code bin/parl} would. */
   public ParlProcess parl(Map<String, String> env, String... args) {
     List<String> cmd = new ArrayList<>(List.of(java()));
@@ -56,6 +64,19 @@ public final class Host {
         String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), main.getName()));
     cmd.addAll(List.of(args));
     return start(env, main.getSimpleName(), cmd);
+  }
+
+  /**
+   * Runs a main class inside this host with the given JVM options ({@code -Dname=value}...) and
+   * class path, its standard input open for {@link ParlProcess#send}.
+   */
+  public ParlProcess talkingJava(Map<String, String> env, List<String> jvmOptions, List<Path> classpath, Class<?> main,
+      String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), main.getName()));
+    cmd.addAll(List.of(args));
+    return start(env, main.getSimpleName(), cmd, true);
   }
 
   /** Runs a short command inside this host and returns its output (a failure throws). */
