@@ -11,7 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -100,7 +99,7 @@ class CrossHostIT {
 
   @Test
   void actorsOnBothHostsSeeTheirGpusAndEchoAcrossHosts() throws Exception {
-    ParlProcess client = c.java(ParlProcess.env(home(c)), userClasspath(), CrossHostClient.class, address, "4");
+    ParlProcess client = c.java(ParlProcess.env(home(c)), UserClasspath.of(), CrossHostClient.class, address, "4");
     client.awaitLine("^READY$", START);
     Map<Long, String> roles = new HashMap<>(Map.of(master.pid(), "master", worker.pid(), "worker", client.pid(), "client"));
     Map<String, Set<String>> gpusByWorker = new HashMap<>();
@@ -221,17 +220,6 @@ class CrossHostIT {
         return status.output();
       }
     }, out -> expected.matcher(out).find());
-  }
-
-  /** The user program's class path: the client jar and its libraries, plus the test actors. */
-  private static List<Path> userClasspath() throws IOException {
-    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
-    List<Path> cp = new ArrayList<>(List.of(root.resolve("client/target/parl.jar")));
-    try (Stream<Path> libs = Files.list(root.resolve("client/target/client-lib"))) {
-      libs.sorted().forEach(cp::add);
-    }
-    cp.add(root.resolve("it/target/test-classes"));
-    return cp;
   }
 
   private static void copyToken(Path from, Path to) throws IOException {

@@ -83,7 +83,7 @@ class PartitionIT {
       startWorker();
       netnsB = JobProcesses.netns(worker.pid()).orElseThrow();
       Path marker = home(c).resolve("call-running");
-      client = track(c.java(ParlProcess.env(home(c)), userClasspath(), PartitionClient.class, address, "2",
+      client = track(c.java(ParlProcess.env(home(c)), UserClasspath.of(), PartitionClient.class, address, "2",
           marker.toString(), "60"));
       client.awaitLine("^CALLING$", START);
       ACTOR.matcher(client.output()).results().forEach(actors::add);
@@ -112,7 +112,7 @@ class PartitionIT {
 
     /** A second user program on {@code h} creates two one-GPU actors, calls them and closes. */
     ParlProcess check(Host h, String waitSeconds) throws Exception {
-      ParlProcess p = track(h.java(ParlProcess.env(home(h)), userClasspath(), PartitionClient.class, address,
+      ParlProcess p = track(h.java(ParlProcess.env(home(h)), UserClasspath.of(), PartitionClient.class, address,
           "2", "-", waitSeconds));
       p.awaitExit(START);
       return p;
@@ -322,17 +322,6 @@ class PartitionIT {
     System.out.println("PartitionIT " + line);
     Path log = Files.createDirectories(Path.of("target", "it-logs")).resolve("partition-timings.txt");
     Files.writeString(log, line + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-  }
-
-  /** The user program's class path: the client jar and its libraries, plus the test actors. */
-  private static List<Path> userClasspath() throws IOException {
-    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
-    List<Path> cp = new ArrayList<>(List.of(root.resolve("client/target/parl.jar")));
-    try (Stream<Path> libs = Files.list(root.resolve("client/target/client-lib"))) {
-      libs.sorted().forEach(cp::add);
-    }
-    cp.add(root.resolve("it/target/test-classes"));
-    return cp;
   }
 
   private static void deleteTree(Path dir) throws IOException {

@@ -79,12 +79,12 @@ class RelayIT {
     Files.copy(home(a).resolve("token"), home(b).resolve("token"), StandardCopyOption.REPLACE_EXISTING);
     Files.setPosixFilePermissions(home(b).resolve("token"), PosixFilePermissions.fromString("rw-------"));
 
-    relay = c.talkingJava(Map.of(), List.of(), userClasspath(), RelayProgram.class, c.address);
+    relay = c.talkingJava(Map.of(), List.of(), UserClasspath.of(), RelayProgram.class, c.address);
     Matcher r = relay.awaitLine("^RELAY (\\S+):(\\d+)$", START);
     assertEquals(c.address, r.group(1), "the relay listens on C");
     relayPort = Integer.parseInt(r.group(2));
     client = b.talkingJava(ParlProcess.env(home(b)),
-        List.of("-DsocksProxyHost=" + c.address, "-DsocksProxyPort=" + relayPort), userClasspath(), RelayedClient.class, address);
+        List.of("-DsocksProxyHost=" + c.address, "-DsocksProxyPort=" + relayPort), UserClasspath.of(), RelayedClient.class, address);
     client.awaitLine("^CONNECTED$", START);
   }
 
@@ -227,17 +227,6 @@ class RelayIT {
   /** The host's PARL_HOME, as if each host were its own machine. */
   private static Path home(Host h) throws IOException {
     return Files.createDirectories(HOMES.resolve(h.label));
-  }
-
-  /** The user program's class path: the client jar and its libraries, plus the test actors (and the relay). */
-  private static List<Path> userClasspath() throws IOException {
-    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
-    List<Path> cp = new ArrayList<>(List.of(root.resolve("client/target/parl.jar")));
-    try (Stream<Path> libs = Files.list(root.resolve("client/target/client-lib"))) {
-      libs.sorted().forEach(cp::add);
-    }
-    cp.add(root.resolve("it/target/test-classes"));
-    return cp;
   }
 
   private static int count(String text, String regex) {
