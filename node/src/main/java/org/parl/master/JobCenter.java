@@ -283,15 +283,15 @@ public final class JobCenter<H> {
 
   /**
    * How many requests wait, by the kind of constraint that stops them: for metrics, asked every few
-   * seconds, so only the first {@value #REASONS_COUNTED} are explained (the rest wait behind them).
+   * seconds, so only the first {@value #REASONS_COUNTED} are explained (the rest wait behind them), and
+   * the scheduler keeps each class on its request while the pool stays the same.
    */
   public Map<String, Integer> waitingByReason() {
     Map<String, Integer> counts = new java.util.TreeMap<>();
-    int n = 0;
-    for (Scheduler.Waiting<Waiting<H>> w : scheduler.waiting()) {
-      String kind = n++ < REASONS_COUNTED
-          ? scheduler.reason(w.requestId()).map(r -> r.kind().name()).orElse("QUEUED") : "QUEUED";
-      counts.merge(kind.toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
+    List<Scheduler.ReasonClass> classes = scheduler.reasonClasses(REASONS_COUNTED);
+    for (int i = 0; i < scheduler.waitingCount(); i++) {
+      Scheduler.ReasonClass kind = i < classes.size() ? classes.get(i) : Scheduler.ReasonClass.QUEUED;
+      counts.merge(kind.name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
     }
     return counts;
   }

@@ -59,6 +59,8 @@ public final class ResourcePool {
   /** GPUs that may take a budget, by {@link PoolWorker#budgetKey}. */
   private final VacancyIndex<PoolWorker.GpuSlot> budgetIndex = new VacancyIndex<>();
   private final PoolShapes shapes = new PoolShapes();
+  /** Changes of workers, jobs and service states so far: see {@link #version()}. */
+  private long changes;
 
   // ---- workers ------------------------------------------------------------------------------
 
@@ -116,6 +118,7 @@ public final class ResourcePool {
     Arrays.sort(sorted, Comparator.comparingInt(GpuSpec::index));
     PoolWorker w = new PoolWorker(workerId, cpus, sorted);
     workers.put(workerId, w);
+    changes++;
     shapes.add(workerId, PoolShapes.Shape.of(cpus, sorted));
     if (w.gpuTotal() > 0) {
       gpuIndex.add(w.gpuNode, w.vacantGpus);
@@ -139,6 +142,7 @@ public final class ResourcePool {
     if (w == null) {
       return List.of();
     }
+    changes++;
     shapes.remove(workerId, PoolShapes.Shape.of(w.cpusTotal, w.gpus));
     if (w.gpuTotal() > 0) {
       gpuIndex.remove(w.gpuNode);
@@ -323,6 +327,14 @@ public final class ResourcePool {
 
   long shapeVersion() {
     return shapes.version();
+  }
+
+  /**
+   * A number that changes with every change of the pool (a worker joined or left, a job came or went, a
+   * service state changed): what was worked out from the pool holds while it stays the same.
+   */
+  long version() {
+    return changes;
   }
 
   // ---- views --------------------------------------------------------------------------------
@@ -617,6 +629,7 @@ public final class ResourcePool {
 
   /** Re-files a worker after a job came or went: its vacancies and the GPUs the job touched. */
   private void refile(PoolWorker w, Allocation a) {
+    changes++;
     refileWorker(w);
     if (a.wholeGpus()) {
       return; // untouched before and held whole after, or the reverse: filed in neither GPU index either way
@@ -628,6 +641,7 @@ public final class ResourcePool {
 
   /** Re-files a worker and all its GPUs after a change of service state. */
   private void refile(PoolWorker w) {
+    changes++;
     w.recount();
     refileWorker(w);
     for (int s = 0; s < w.gpuTotal(); s++) {
