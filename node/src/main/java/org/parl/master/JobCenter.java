@@ -40,8 +40,11 @@ public final class JobCenter<H> {
   /** A worker that left the pool, with the jobs it took along. */
   public record Lost(RegisterWorker worker, List<JobRecord> jobs) {}
 
-  /** The outcome of a submission: a job now, or a queued request id to time out later. */
-  public record Submitted(long requestId, Optional<JobRecord> job) {}
+  /**
+   * The outcome of a submission: a job now, or a queued request id to time out later; with the request as
+   * the pool reads it (what it waits for).
+   */
+  public record Submitted(long requestId, Optional<JobRecord> job, ResourceRequest resources) {}
 
   /**
    * The outcome of a registration: requests served with the new worker's resources, the jobs it
@@ -228,7 +231,7 @@ public final class JobCenter<H> {
       });
     }
     Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
-    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
+    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)), resources);
   }
 
   /**
