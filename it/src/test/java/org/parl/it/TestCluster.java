@@ -44,17 +44,7 @@ public final class TestCluster implements AutoCloseable {
 
   /** Like {@link #start(int, String...)}, the master with more environment (such as {@code PARL_LIMITS_CONFIG}). */
   public static TestCluster start(Map<String, String> env, int fakeGpus, String... args) throws Exception {
-    Path home = Files.createTempDirectory("parl-it");
-    List<String> cmd = new ArrayList<>(List.of("master", "--port", "0"));
-    if (fakeGpus > 0) {
-      cmd.addAll(List.of("--gpu-cluster", "--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
-    }
-    cmd.addAll(List.of(args));
-    Map<String, String> masterEnv = ParlProcess.env(home);
-    masterEnv.putAll(env);
-    ParlProcess master = ParlProcess.start(masterEnv, cmd.toArray(String[]::new));
-    Matcher m = master.awaitLine("parl master ready: address (\\S+), \\w+ cluster, (?:local worker (w-\\w+)|no local worker)", START);
-    return new TestCluster(home, master, m.group(1), m.group(2));
+    return launch(env, fakeGpus > 0 ? List.of("--gpu-cluster") : List.of(), fakeGpus, args);
   }
 
   /**
@@ -62,13 +52,21 @@ public final class TestCluster implements AutoCloseable {
    * {@code fakeGpus} GPUs of a fake nvidia-smi (none when 0).
    */
   public static TestCluster startMixed(int cpus, int fakeGpus, String... args) throws Exception {
+    return launch(Map.of(), List.of("--mixed", "--cpus", String.valueOf(cpus)), fakeGpus, args);
+  }
+
+  /** Starts {@code parl master --port 0 <kind> [--nvidia-smi <fake>] <args>} and waits until it is ready. */
+  private static TestCluster launch(Map<String, String> env, List<String> kind, int fakeGpus, String... args) throws Exception {
     Path home = Files.createTempDirectory("parl-it");
-    List<String> cmd = new ArrayList<>(List.of("master", "--port", "0", "--mixed", "--cpus", String.valueOf(cpus)));
+    List<String> cmd = new ArrayList<>(List.of("master", "--port", "0"));
+    cmd.addAll(kind);
     if (fakeGpus > 0) {
       cmd.addAll(List.of("--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
     }
     cmd.addAll(List.of(args));
-    ParlProcess master = ParlProcess.start(ParlProcess.env(home), cmd.toArray(String[]::new));
+    Map<String, String> masterEnv = ParlProcess.env(home);
+    masterEnv.putAll(env);
+    ParlProcess master = ParlProcess.start(masterEnv, cmd.toArray(String[]::new));
     Matcher m = master.awaitLine("parl master ready: address (\\S+), \\w+ cluster, (?:local worker (w-\\w+)|no local worker)", START);
     return new TestCluster(home, master, m.group(1), m.group(2));
   }

@@ -40,8 +40,11 @@ public final class JobCenter<H> {
   /** A worker that left the pool, with the jobs it took along. */
   public record Lost(RegisterWorker worker, List<JobRecord> jobs) {}
 
-  /** The outcome of a submission: a job now, or a queued request id to time out later. */
-  public record Submitted(long requestId, Optional<JobRecord> job) {}
+  /**
+   * The outcome of a submission: a job now, or a queued request id to time out later; with the request as
+   * the pool reads it (what it waits for).
+   */
+  public record Submitted(long requestId, Optional<JobRecord> job, ResourceRequest resources) {}
 
   /**
    * The outcome of a registration: requests served with the new worker's resources, the jobs it
@@ -228,7 +231,7 @@ public final class JobCenter<H> {
       });
     }
     Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
-    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)));
+    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)), resources);
   }
 
   /**
@@ -283,15 +286,15 @@ public final class JobCenter<H> {
 
   /**
    * How many requests wait, by the kind of constraint that stops them: for metrics, asked every few
-   * seconds, so only the first {@value #REASONS_COUNTED} are explained (the rest wait behind them).
+   * seconds, so only the first {@value #REASONS_COUNTED} are explained (the rest wait behind them), and
+   * the scheduler keeps each class on its request while the pool stays the same.
    */
   public Map<String, Integer> waitingByReason() {
     Map<String, Integer> counts = new java.util.TreeMap<>();
-    int n = 0;
-    for (Scheduler.Waiting<Waiting<H>> w : scheduler.waiting()) {
-      String kind = n++ < REASONS_COUNTED
-          ? scheduler.reason(w.requestId()).map(r -> r.kind().name()).orElse("QUEUED") : "QUEUED";
-      counts.merge(kind.toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
+    List<Scheduler.ReasonClass> classes = scheduler.reasonClasses(REASONS_COUNTED);
+    for (int i = 0; i < scheduler.waitingCount(); i++) {
+      Scheduler.ReasonClass kind = i < classes.size() ? classes.get(i) : Scheduler.ReasonClass.QUEUED;
+      counts.merge(kind.name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
     }
     return counts;
   }

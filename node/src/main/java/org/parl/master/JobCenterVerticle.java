@@ -50,7 +50,6 @@ import org.parl.ha.Masters;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.GpuFault;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -326,7 +325,7 @@ public final class JobCenterVerticle extends VerticleBase {
     }
     long requestId = submitted.requestId();
     long timer = vertx.setTimer(Math.max(1, request.timeoutMs()), t -> {
-      String message = timeoutMessage(request, center.reason(requestId));
+      String message = timeoutMessage(request, submitted.resources(), center.reason(requestId));
       center.timeout(requestId).ifPresent(p -> p.fail(Failures.exception(ErrorKind.RESOURCE, message)));
     });
     return reply.future().onComplete(ar -> vertx.cancelTimer(timer));
@@ -513,33 +512,11 @@ public final class JobCenterVerticle extends VerticleBase {
     return center.jobs().stream().map(JobRecord::jobId).toList();
   }
 
-  private String timeoutMessage(Allocate r, Optional<String> reason) {
-    return "no worker had " + vacantWords(r.resources()) + " within " + (r.timeoutMs() / 1000.0) + " s ("
+  private String timeoutMessage(Allocate r, ResourceRequest resources, Optional<String> reason) {
+    return "no worker had " + resources.vacantWords() + " within " + (r.timeoutMs() / 1000.0) + " s ("
         + center.workerCount() + " worker(s), " + center.jobs().size() + " job(s) running, " + (center.waitingCount() - 1)
         + " other request(s) waiting); last reason: " + reason.orElse("none known")
         + ". Close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
-  }
-
-  /** What a request waited for, as "2 vacant GPU(s)" or "0.25 of a vacant GPU and 1 vacant CPU(s)". */
-  private String vacantWords(ActorResources r) {
-    List<String> parts = new ArrayList<>();
-    if (r.gpus() > 0) {
-      parts.add(r.gpus() + " vacant GPU(s)");
-    } else if (r.gpuShare() > 0) {
-      parts.add(ResourceRequest.shareText(r.gpuShare()) + " of a vacant GPU");
-    } else if (r.gpuMemoryMb() > 0) {
-      parts.add("room on a GPU");
-    }
-    if (r.gpuMemoryMb() > 0) {
-      parts.set(parts.size() - 1, parts.get(parts.size() - 1) + " with " + r.gpuMemoryMb() + " MiB of GPU memory");
-    }
-    if (r.gpuModel() != null) {
-      parts.add("model " + r.gpuModel());
-    }
-    if (type.lendsCpus() && r.cpus() > 0 && (parts.isEmpty() || type == ClusterType.MIXED)) {
-      parts.add(r.cpus() + " vacant CPU(s)");
-    }
-    return String.join(" and ", parts);
   }
 
   private Future<Done> drain(Drain r) {

@@ -107,10 +107,10 @@ record Constraint(Stop kind, boolean lasting, String text) {
       if (w.shareFits(s, r)) {
         return null;
       }
-      if (w.wholeHeld[s]) {
+      if (w.wholeHeld(s)) {
         continue;
       }
-      int free = PoolWorker.UNITS - w.units[s];
+      int free = PoolWorker.UNITS - w.units(s);
       freeUnits = Math.max(freeUnits, free);
       if (free >= r.gpuShare()) {
         freeMemory = Math.max(freeMemory, w.memoryFree(s));

@@ -12,8 +12,10 @@ import java.util.Map;
  * the service state of it and of each GPU. It knows nothing of the pool's indexes; the pool re-files
  * it after every change.
  *
- * <p>GPUs live in slots, by ascending index, with parallel arrays for their load so that the hot path
- * (allocate, release) touches a few array cells and allocates nothing but the allocation itself.
+ * <p>GPUs live in slots, by ascending index. What placement reads of a GPU (its units, whether it is held
+ * whole, has a budget, is drained or quarantined) is packed into one int per slot, so that placing or
+ * releasing whole GPUs on a cold worker reads and writes one small array: with one array per field, each
+ * was a cache miss of its own at 10 000 workers. The budgets' sums, read only for budgets, are apart.
  */
 final class PoolWorker {
 
@@ -39,20 +41,37 @@ final class PoolWorker {
     }
   }
 
+  /**
+   * Units held on a GPU, in the low bits of its state (up to 1023, and {@link #UNITS} is 1000): the sum of
+   * the shares, or {@link #UNITS} when one job holds it whole. The pool never lets them pass {@link #UNITS},
+   * so adding a share never carries into the flags above.
+   */
+  private static final int UNITS_MASK = 0x3FF;
+  /** One job holds the GPU whole. */
+  private static final int WHOLE = 1 << 10;
+  /** Some budget is placed on the GPU ({@link #budgets} is not 0), known without reading the budgets. */
+  private static final int BUDGETED = 1 << 11;
+  private static final int DRAINED = 1 << 12;
+  private static final int QUARANTINED = 1 << 13;
+  /** Any of these set: some job holds the GPU. */
+  private static final int HELD = UNITS_MASK | BUDGETED;
+  /** Any of these set: the GPU itself is out of service. */
+  private static final int OUT = DRAINED | QUARANTINED;
+
   final String id;
   final int cpusTotal;
   final GpuSpec[] gpus;
   /** GPU index of each slot, ascending, for binary search. */
-  final int[] indexes;
+  private final int[] indexes;
   /** Whether the indexes are 0..n-1, as on most workers: then a GPU's slot is its index, found without a read. */
-  final boolean dense;
-  /** Units held on each GPU: the sum of the shares, or {@link #UNITS} when one job holds it whole. */
-  final int[] units;
+  private final boolean dense;
+  /**
+   * Each GPU's units and flags, packed as the constants above describe; its length is the GPU count, so
+   * that the walks of placement read no other array.
+   */
+  private final int[] state;
   /** Memory budgets placed on each GPU, summed, in MiB. */
-  final long[] budgets;
-  final boolean[] wholeHeld;
-  final boolean[] gpuDrained;
-  final boolean[] quarantined;
+  private final long[] budgets;
   final GpuSlot[] slots;
   final Map<String, Allocation> jobs = new LinkedHashMap<>();
   final VacancyIndex.Node<PoolWorker> gpuNode = new VacancyIndex.Node<>(this);
@@ -78,16 +97,13 @@ final class PoolWorker {
       consecutive &= indexes[s] == s;
     }
     this.dense = consecutive;
-    this.units = new int[n];
+    this.state = new int[n];
     this.budgets = new long[n];
-    this.wholeHeld = new boolean[n];
-    this.gpuDrained = new boolean[n];
-    this.quarantined = new boolean[n];
     recount();
   }
 
   int gpuTotal() {
-    return gpus.length;
+    return state.length;
   }
 
   int cpusVacant() {
@@ -97,22 +113,60 @@ final class PoolWorker {
   /** The slot of a GPU index, or a negative number when the worker does not lend it. */
   int slotOf(int gpuIndex) {
     if (dense) {
-      return gpuIndex < indexes.length ? gpuIndex : -1;
+      return gpuIndex < state.length ? gpuIndex : -1;
     }
     return Arrays.binarySearch(indexes, gpuIndex);
   }
 
-  boolean inService(int s) {
-    return !drained && !gpuDrained[s] && !quarantined[s];
+  /** The GPU index of a slot. */
+  int gpuIndex(int s) {
+    return dense ? s : indexes[s];
   }
 
+  /** Units held on a GPU: the sum of the shares, or {@link #UNITS} when one job holds it whole. */
+  int units(int s) {
+    return state[s] & UNITS_MASK;
+  }
+
+  /** Memory budgets placed on a GPU, summed, in MiB. */
+  long budgets(int s) {
+    return budgets[s];
+  }
+
+  boolean wholeHeld(int s) {
+    return (state[s] & WHOLE) != 0;
+  }
+
+  boolean gpuDrained(int s) {
+    return (state[s] & DRAINED) != 0;
+  }
+
+  boolean quarantined(int s) {
+    return (state[s] & QUARANTINED) != 0;
+  }
+
+  /** Drains a GPU or returns it to service; the caller recounts. */
+  void setGpuDrained(int s, boolean on) {
+    state[s] = on ? state[s] | DRAINED : state[s] & ~DRAINED;
+  }
+
+  /** Quarantines a GPU or lifts its quarantine; the caller recounts. */
+  void setQuarantined(int s, boolean on) {
+    state[s] = on ? state[s] | QUARANTINED : state[s] & ~QUARANTINED;
+  }
+
+  boolean inService(int s) {
+    return !drained && (state[s] & OUT) == 0;
+  }
+
+  /** Nothing held on the GPU: no share, no budget. */
   boolean untouched(int s) {
-    return units[s] == 0 && budgets[s] == 0;
+    return (state[s] & HELD) == 0;
   }
 
   void recount() {
     int n = 0;
-    for (int s = 0; s < gpus.length; s++) {
+    for (int s = 0; s < state.length; s++) {
       if (untouched(s) && inService(s)) {
         n++;
       }
@@ -132,10 +186,10 @@ final class PoolWorker {
    * pool's whole-GPU index instead: that keeps whole-GPU allocations, the common case, off this index.
    */
   int shareKey(int s) {
-    if (!inService(s) || wholeHeld[s] || units[s] >= UNITS || untouched(s)) {
+    if (!inService(s) || wholeHeld(s) || units(s) >= UNITS || untouched(s)) {
       return -1;
     }
-    return 2 * (UNITS - units[s]);
+    return 2 * (UNITS - units(s));
   }
 
   static int shareKeyFloor(int share) {
@@ -153,7 +207,7 @@ final class PoolWorker {
    * the resource it asks for, on the GPU with the least free memory that suffices.
    */
   int budgetKey(int s) {
-    if (!inService(s) || wholeHeld[s] || untouched(s) || gpus[s].memoryMb() == 0 || memoryFree(s) <= 0) {
+    if (!inService(s) || wholeHeld(s) || untouched(s) || gpus[s].memoryMb() == 0 || memoryFree(s) <= 0) {
       return -1;
     }
     return budgetBucket(memoryFree(s));
@@ -176,7 +230,7 @@ final class PoolWorker {
   /** GPUs that could hold the request with everything vacant and in service. */
   int capableCount(ResourceRequest r) {
     int n = 0;
-    for (int s = 0; s < gpus.length; s++) {
+    for (int s = 0; s < state.length; s++) {
       if (capable(s, r)) {
         n++;
       }
@@ -197,7 +251,7 @@ final class PoolWorker {
       return -1;
     }
     int best = -1;
-    for (int s = 0; s < gpus.length; s++) {
+    for (int s = 0; s < state.length; s++) {
       if (wholeFree(s, r) && (best < 0 || gpus[s].memoryMb() < gpus[best].memoryMb())) {
         best = s;
       }
@@ -212,7 +266,7 @@ final class PoolWorker {
     }
     int[] picked = new int[r.gpus()];
     int n = 0;
-    for (int s = 0; s < gpus.length && n < picked.length; s++) {
+    for (int s = 0; s < state.length && n < picked.length; s++) {
       if (wholeFree(s, r)) {
         picked[n++] = s;
       }
@@ -226,21 +280,14 @@ final class PoolWorker {
 
   /** Whether the share or budget of {@code r} fits on this GPU now (CPUs aside). */
   boolean shareFits(int s, ResourceRequest r) {
-    return inService(s) && !wholeHeld[s] && capable(s, r) && UNITS - units[s] >= r.gpuShare()
+    return inService(s) && !wholeHeld(s) && capable(s, r) && UNITS - units(s) >= r.gpuShare()
         && (r.gpuMemoryMb() == 0 || memoryFree(s) >= r.gpuMemoryMb());
   }
 
   // ---- holding and giving back --------------------------------------------------------------
 
   void hold(Allocation a) {
-    for (int g : a.gpus()) {
-      int s = slotOf(g);
-      if (a.wholeGpus()) {
-        wholeHeld[s] = true;
-      }
-      units[s] += a.gpuShare();
-      budgets[s] += a.gpuMemoryMb();
-    }
+    load(a, 1);
     cpusUsed += a.cpus();
     jobs.put(a.jobId(), a);
     recount();
@@ -248,22 +295,31 @@ final class PoolWorker {
 
   void giveBack(Allocation a) {
     jobs.remove(a.jobId());
-    for (int g : a.gpus()) {
-      int s = slotOf(g);
-      if (a.wholeGpus()) {
-        wholeHeld[s] = false;
-      }
-      units[s] -= a.gpuShare();
-      budgets[s] -= a.gpuMemoryMb();
-    }
+    load(a, -1);
     cpusUsed -= a.cpus();
     recount();
+  }
+
+  /** Adds ({@code sign} 1) or takes away (-1) what an allocation holds on each of its GPUs. */
+  private void load(Allocation a, int sign) {
+    for (int g : a.gpus()) {
+      int s = slotOf(g);
+      int x = state[s] + sign * a.gpuShare();
+      if (a.wholeGpus()) {
+        x = sign > 0 ? x | WHOLE : x & ~WHOLE;
+      }
+      if (a.gpuMemoryMb() > 0) { // a whole-GPU allocation without a budget leaves the budgets unread
+        budgets[s] += sign * a.gpuMemoryMb();
+        x = budgets[s] == 0 ? x & ~BUDGETED : x | BUDGETED;
+      }
+      state[s] = x;
+    }
   }
 
   /** The jobs holding GPU slot {@code s}. */
   List<Allocation> holders(int s) {
     List<Allocation> out = new ArrayList<>();
-    int index = indexes[s];
+    int index = gpuIndex(s);
     for (Allocation a : jobs.values()) {
       if (a.gpus().contains(index)) {
         out.add(a);
@@ -276,9 +332,9 @@ final class PoolWorker {
     List<Integer> vacant = new ArrayList<>();
     List<Integer> used = new ArrayList<>();
     List<Integer> outOfService = new ArrayList<>();
-    List<WorkerView.GpuLoad> loads = new ArrayList<>(gpus.length);
-    for (int s = 0; s < gpus.length; s++) {
-      int index = indexes[s];
+    List<WorkerView.GpuLoad> loads = new ArrayList<>(state.length);
+    for (int s = 0; s < state.length; s++) {
+      int index = gpuIndex(s);
       if (!untouched(s)) {
         used.add(index);
       } else if (inService(s)) {
@@ -286,7 +342,7 @@ final class PoolWorker {
       } else {
         outOfService.add(index);
       }
-      loads.add(new WorkerView.GpuLoad(index, units[s], budgets[s], gpus[s].memoryMb(), gpuDrained[s], quarantined[s]));
+      loads.add(new WorkerView.GpuLoad(index, units(s), budgets[s], gpus[s].memoryMb(), gpuDrained(s), quarantined(s)));
     }
     return new WorkerView(id, cpusTotal, cpusUsed, vacant, used, outOfService, loads, drained,
         new LinkedHashSet<>(jobs.keySet()));

@@ -59,6 +59,8 @@ public final class ResourcePool {
   /** GPUs that may take a budget, by {@link PoolWorker#budgetKey}. */
   private final VacancyIndex<PoolWorker.GpuSlot> budgetIndex = new VacancyIndex<>();
   private final PoolShapes shapes = new PoolShapes();
+  /** Changes of workers, jobs and service states so far: see {@link #version()}. */
+  private long changes;
 
   // ---- workers ------------------------------------------------------------------------------
 
@@ -116,6 +118,7 @@ public final class ResourcePool {
     Arrays.sort(sorted, Comparator.comparingInt(GpuSpec::index));
     PoolWorker w = new PoolWorker(workerId, cpus, sorted);
     workers.put(workerId, w);
+    changes++;
     shapes.add(workerId, PoolShapes.Shape.of(cpus, sorted));
     if (w.gpuTotal() > 0) {
       gpuIndex.add(w.gpuNode, w.vacantGpus);
@@ -139,6 +142,7 @@ public final class ResourcePool {
     if (w == null) {
       return List.of();
     }
+    changes++;
     shapes.remove(workerId, PoolShapes.Shape.of(w.cpusTotal, w.gpus));
     if (w.gpuTotal() > 0) {
       gpuIndex.remove(w.gpuNode);
@@ -182,7 +186,7 @@ public final class ResourcePool {
    */
   public void setGpuDrained(String workerId, int gpuIndex, boolean drained) {
     PoolWorker w = require(workerId);
-    w.gpuDrained[requireSlot(w, gpuIndex)] = drained;
+    w.setGpuDrained(requireSlot(w, gpuIndex), drained);
     refile(w);
   }
 
@@ -195,7 +199,7 @@ public final class ResourcePool {
   public List<Allocation> setGpuQuarantined(String workerId, int gpuIndex, boolean quarantined) {
     PoolWorker w = require(workerId);
     int s = requireSlot(w, gpuIndex);
-    w.quarantined[s] = quarantined;
+    w.setQuarantined(s, quarantined);
     refile(w);
     return w.holders(s);
   }
@@ -247,14 +251,14 @@ public final class ResourcePool {
       String gpu = "GPU " + g + " of " + w.id;
       if (a.wholeGpus() && !w.untouched(s)) {
         throw new IllegalArgumentException(job + " holds " + gpu + " whole, but other jobs hold "
-            + Texts.share(w.units[s]) + " and " + w.budgets[s] + " MiB of it");
+            + Texts.share(w.units(s)) + " and " + w.budgets(s) + " MiB of it");
       }
-      if (!a.wholeGpus() && w.wholeHeld[s]) {
+      if (!a.wholeGpus() && w.wholeHeld(s)) {
         throw new IllegalArgumentException(job + " holds a share of " + gpu + ", which another job holds whole");
       }
-      if (!a.wholeGpus() && w.units[s] + a.gpuShare() > UNITS) {
+      if (!a.wholeGpus() && w.units(s) + a.gpuShare() > UNITS) {
         throw new IllegalArgumentException(job + " holds " + Texts.share(a.gpuShare()) + " of " + gpu + ", but only "
-            + Texts.share(UNITS - w.units[s]) + " is free");
+            + Texts.share(UNITS - w.units(s)) + " is free");
       }
       if (a.gpuMemoryMb() > 0 && a.gpuMemoryMb() > w.memoryFree(s)) {
         throw new IllegalArgumentException(job + " holds a budget of " + a.gpuMemoryMb() + " MiB on " + gpu + ", but only "
@@ -325,6 +329,14 @@ public final class ResourcePool {
     return shapes.version();
   }
 
+  /**
+   * A number that changes with every change of the pool (a worker joined or left, a job came or went, a
+   * service state changed): what was worked out from the pool holds while it stays the same.
+   */
+  long version() {
+    return changes;
+  }
+
   // ---- views --------------------------------------------------------------------------------
 
   public int workerCount() {
@@ -389,7 +401,7 @@ public final class ResourcePool {
     PoolWorker w = p.worker();
     List<Integer> ids = new ArrayList<>(p.slots().length);
     for (int s : p.slots()) {
-      ids.add(w.indexes[s]);
+      ids.add(w.gpuIndex(s));
     }
     Allocation a;
     if (r.gpus() > 0) {
@@ -498,14 +510,14 @@ public final class ResourcePool {
           shareIndexed++;
         }
         if (!shareIndex.contains(w.slots[s].node, key)) {
-          fail("GPU " + w.indexes[s] + " of " + w.id + " is not indexed at its share key " + key);
+          fail("GPU " + w.gpuIndex(s) + " of " + w.id + " is not indexed at its share key " + key);
         }
         int bucket = w.budgetKey(s);
         if (bucket >= 0) {
           budgetIndexed++;
         }
         if (!budgetIndex.contains(w.slots[s].budgetNode, bucket)) {
-          fail("GPU " + w.indexes[s] + " of " + w.id + " is not indexed at its budget key " + bucket);
+          fail("GPU " + w.gpuIndex(s) + " of " + w.id + " is not indexed at its budget key " + bucket);
         }
       }
     }
@@ -552,18 +564,21 @@ public final class ResourcePool {
     }
     int vacant = 0;
     for (int s = 0; s < n; s++) {
-      String gpu = "GPU " + w.indexes[s] + " of " + w.id;
-      if (units[s] != w.units[s] || units[s] > UNITS) {
-        fail(gpu + " records " + w.units[s] + " units held, its jobs hold " + units[s]);
+      String gpu = "GPU " + w.gpuIndex(s) + " of " + w.id;
+      if (units[s] != w.units(s) || units[s] > UNITS) {
+        fail(gpu + " records " + w.units(s) + " units held, its jobs hold " + units[s]);
       }
-      if (budgets[s] != w.budgets[s] || (budgets[s] > 0 && budgets[s] > w.gpus[s].memoryMb())) {
-        fail(gpu + " records " + w.budgets[s] + " MiB of budgets, its jobs hold " + budgets[s] + " of " + w.gpus[s].memoryMb());
+      if (budgets[s] != w.budgets(s) || (budgets[s] > 0 && budgets[s] > w.gpus[s].memoryMb())) {
+        fail(gpu + " records " + w.budgets(s) + " MiB of budgets, its jobs hold " + budgets[s] + " of " + w.gpus[s].memoryMb());
+      }
+      if (w.untouched(s) != (units[s] == 0 && budgets[s] == 0)) {
+        fail(gpu + " is marked " + (w.untouched(s) ? "" : "not ") + "untouched");
       }
       if (wholeHolders[s] > 1 || (wholeHolders[s] == 1 && shareHolders[s] > 0)) {
         fail(gpu + " is held whole by " + wholeHolders[s] + " job(s) and shared by " + shareHolders[s]);
       }
-      if (w.wholeHeld[s] != (wholeHolders[s] == 1)) {
-        fail(gpu + " is marked " + (w.wholeHeld[s] ? "" : "not ") + "held whole");
+      if (w.wholeHeld(s) != (wholeHolders[s] == 1)) {
+        fail(gpu + " is marked " + (w.wholeHeld(s) ? "" : "not ") + "held whole");
       }
       if (w.untouched(s) && w.inService(s)) {
         vacant++;
@@ -614,6 +629,7 @@ public final class ResourcePool {
 
   /** Re-files a worker after a job came or went: its vacancies and the GPUs the job touched. */
   private void refile(PoolWorker w, Allocation a) {
+    changes++;
     refileWorker(w);
     if (a.wholeGpus()) {
       return; // untouched before and held whole after, or the reverse: filed in neither GPU index either way
@@ -625,6 +641,7 @@ public final class ResourcePool {
 
   /** Re-files a worker and all its GPUs after a change of service state. */
   private void refile(PoolWorker w) {
+    changes++;
     w.recount();
     refileWorker(w);
     for (int s = 0; s < w.gpuTotal(); s++) {

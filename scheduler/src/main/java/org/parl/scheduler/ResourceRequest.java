@@ -97,24 +97,37 @@ public record ResourceRequest(int cpus, int gpus, int gpuShare, long gpuMemoryMb
     return new int[] {0, (int) rounded};
   }
 
+  /** The request in words: "2 GPUs", "0.25 of a GPU with 512 MiB of GPU memory (model A100) and 1 CPU". */
   @Override
   public String toString() {
+    return words(false);
+  }
+
+  /**
+   * The request as what it waits for, in the words of a timed-out create: "2 vacant GPU(s)", "0.25 of a
+   * vacant GPU with 512 MiB of GPU memory and model A100 and 1 vacant CPU(s)".
+   */
+  public String vacantWords() {
+    return words(true);
+  }
+
+  private String words(boolean vacant) {
     StringBuilder s = new StringBuilder();
     if (gpus > 0) {
-      s.append(Texts.count(gpus, "GPU"));
+      s.append(vacant ? gpus + " vacant GPU(s)" : Texts.count(gpus, "GPU"));
     } else if (gpuShare > 0) {
-      s.append(shareText(gpuShare)).append(" of a GPU");
+      s.append(shareText(gpuShare)).append(vacant ? " of a vacant GPU" : " of a GPU");
     } else if (gpuMemoryMb > 0) {
-      s.append("a place on a GPU");
+      s.append(vacant ? "room on a GPU" : "a place on a GPU");
     }
     if (gpuMemoryMb > 0) {
       s.append(" with ").append(gpuMemoryMb).append(" MiB of GPU memory");
     }
     if (gpuModel != null) {
-      s.append(s.length() > 0 ? " " : "").append("(model ").append(gpuModel).append(")");
+      s.append(s.length() == 0 ? "" : vacant ? " and " : " ").append(vacant ? "model " + gpuModel : "(model " + gpuModel + ")");
     }
     if (cpus > 0) {
-      s.append(s.length() > 0 ? " and " : "").append(Texts.count(cpus, "CPU"));
+      s.append(s.length() > 0 ? " and " : "").append(vacant ? cpus + " vacant CPU(s)" : Texts.count(cpus, "CPU"));
     }
     return s.toString();
   }

@@ -90,6 +90,9 @@ public final class Scheduler<T> {
     String reserved;
     long feasibleAt = -1;
     boolean feasible;
+    /** The class of its reason while the pool is at version {@link #classAt} ({@link ResourcePool#version}). */
+    ReasonClass reasonClass;
+    long classAt = -1;
 
     Entry(Waiting<T> waiting) {
       this.waiting = waiting;
@@ -255,24 +258,57 @@ public final class Scheduler<T> {
     ResourceRequest r = e.request();
     Explanation x = pool.explanation(r, DETAIL_LINES);
     Optional<PoolShapes.Verdict> never = pool.verdict(r);
+    ReasonClass kind = classOf(r, never, () -> x);
+    String summary = never.isPresent() ? never.get().sentence()
+        : kind == ReasonClass.QUEUED ? "it fits now only on workers reserved for earlier requests ("
+            + Texts.count(ahead, "request") + " waiting ahead of it)"
+        : "no worker can hold " + r + " now (" + x.lines().get(0) + ")";
+    return Optional.of(new Reason(ahead, kind, summary, x.lines()));
+  }
+
+  /**
+   * The classes of the reasons of the first {@code max} waiting requests, in arrival order: what
+   * {@link #reason} says of each, for metrics, without the sentences. A class is kept on its request
+   * while the pool stays the same, and worked out once per distinct request after it changed, so that
+   * asking again costs one pass over these requests.
+   */
+  public List<ReasonClass> reasonClasses(int max) {
+    long version = pool.version();
+    Map<ResourceRequest, ReasonClass> worked = new HashMap<>();
+    List<ReasonClass> out = new ArrayList<>(Math.min(max, waiting.size()));
+    for (Entry<T> e : waiting.values()) {
+      if (out.size() >= max) {
+        break;
+      }
+      if (e.classAt != version) {
+        e.reasonClass = worked.computeIfAbsent(e.request(), r -> classOf(r, pool.verdict(r), () -> pool.explanation(r, 1)));
+        e.classAt = version;
+      }
+      out.add(e.reasonClass);
+    }
+    return out;
+  }
+
+  /**
+   * The class of what {@code r} waits for in the pool as it is now, given whether it could ever fit; the
+   * explanation of the workers, the costly part, is asked only when it decides.
+   */
+  private ReasonClass classOf(ResourceRequest r, Optional<PoolShapes.Verdict> never, Supplier<Explanation> explanation) {
     if (never.isPresent()) {
-      ReasonClass kind = switch (never.get().kind()) {
+      return switch (never.get().kind()) {
         case MODEL -> ReasonClass.MODEL;
         case MEMORY -> ReasonClass.MEMORY;
         default -> ReasonClass.NO_WORKER;
       };
-      return Optional.of(new Reason(ahead, kind, never.get().sentence(), x.lines()));
     }
     if (pool.find(r, null) != null) {
-      return Optional.of(new Reason(ahead, ReasonClass.QUEUED, "it fits now only on workers reserved for earlier requests ("
-          + Texts.count(ahead, "request") + " waiting ahead of it)", x.lines()));
+      return ReasonClass.QUEUED;
     }
-    ReasonClass kind = switch (x.nearest()) {
+    return switch (explanation.get().nearest()) {
       case MEMORY -> ReasonClass.MEMORY;
       case OUT_OF_SERVICE -> ReasonClass.OUT_OF_SERVICE;
       default -> ReasonClass.BUSY;
     };
-    return Optional.of(new Reason(ahead, kind, "no worker can hold " + r + " now (" + x.lines().get(0) + ")", x.lines()));
   }
 
   public List<Waiting<T>> waiting() {

@@ -194,4 +194,20 @@ class SchedulerTest {
     pool.setGpuQuarantined("w", 1, false);
     assertEquals(List.of("two"), scheduler.drain().stream().map(Scheduler.Grant::ticket).toList());
   }
+
+  @Test
+  void reasonClassesAreTheKindsOfTheReasonsAsThePoolChanges() {
+    pool.addWorker("w", 0, List.of(0, 1));
+    scheduler.submit(ResourceRequest.ofGpus(1), "running").allocation().orElseThrow();
+    List<Long> ids = List.of(scheduler.submit(ResourceRequest.ofGpus(2), "big").requestId(),
+        scheduler.submit(ResourceRequest.ofGpus(1), "small").requestId(),
+        scheduler.submit(new ResourceRequest(0, 1, 0, 0, "H100"), "never").requestId());
+    assertEquals(List.of(ReasonClass.BUSY, ReasonClass.QUEUED, ReasonClass.MODEL), scheduler.reasonClasses(8));
+    assertEquals(List.of(ReasonClass.BUSY, ReasonClass.QUEUED), scheduler.reasonClasses(2), "the first ones only");
+    pool.setWorkerDrained("w", true);
+    List<ReasonClass> classes = scheduler.reasonClasses(8);
+    assertEquals(List.of(ReasonClass.OUT_OF_SERVICE, ReasonClass.OUT_OF_SERVICE, ReasonClass.MODEL), classes,
+        "worked out again once the pool changed");
+    assertEquals(ids.stream().map(id -> scheduler.reason(id).orElseThrow().kind()).toList(), classes);
+  }
 }
