@@ -292,9 +292,10 @@ public final class JobCenter<H> {
   public Map<String, Integer> waitingByReason() {
     Map<String, Integer> counts = new java.util.TreeMap<>();
     List<Scheduler.ReasonClass> classes = scheduler.reasonClasses(REASONS_COUNTED);
-    for (int i = 0; i < scheduler.waitingCount(); i++) {
-      Scheduler.ReasonClass kind = i < classes.size() ? classes.get(i) : Scheduler.ReasonClass.QUEUED;
-      counts.merge(kind.name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum);
+    classes.forEach(kind -> counts.merge(kind.name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum));
+    int behind = scheduler.waitingCount() - classes.size();
+    if (behind > 0) {
+      counts.merge(Scheduler.ReasonClass.QUEUED.name().toLowerCase(java.util.Locale.ROOT), behind, Integer::sum);
     }
     return counts;
   }

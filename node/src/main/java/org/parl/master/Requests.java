@@ -28,6 +28,11 @@ final class Requests {
       }
       return ResourceRequest.ofCpus(r.cpus());
     }
+    if (r.gpuModel() != null && r.gpus() <= 0 && r.gpuShare() <= 0 && r.gpuMemoryMb() <= 0) {
+      throw new Rejected(ErrorKind.INVALID, "a GPU model says which GPU an actor wants, not how much of one: ask for GPUs "
+          + "with it, e.g. .gpus(1).gpuModel(\"" + r.gpuModel() + "\") or @RemoteClass(gpus = 1, gpuModel = \""
+          + r.gpuModel() + "\")");
+    }
     if (type == ClusterType.GPU && !gpu && r.gpus() == 0) {
       throw new Rejected(ErrorKind.MISMATCH, "this is a GPU cluster and the actor asks for no GPUs: ask for some with "
           + "@RemoteClass(gpus = N) or .gpus(N), or connect to a CPU or mixed cluster");
