@@ -290,13 +290,14 @@ final class JobSupervisor {
         vertx.cancelTimer(t);
         if (!left.isEmpty()) {
           log.warn("job process(es) {} still run {} ms after they were killed", left, STOP_WAIT_MS);
+          gone.complete(hosted);
         } else {
+          // removed before the caller goes on: a fenced worker exits right after, which would leave the group behind
           vertx.executeBlocking(() -> {
             containment.close();
             return null;
-          });
+          }).onComplete(ar -> gone.complete(hosted));
         }
-        gone.complete(hosted);
       } else {
         killAll(cause);
       }
