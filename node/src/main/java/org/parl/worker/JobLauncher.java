@@ -49,6 +49,15 @@ final class JobLauncher {
   /** Where util-linux's {@code setsid} is on Linux hosts. */
   private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
 
+  /**
+   * The JIT compiles the JDK's AES-GCM early, after a hundredth of its usual count of calls: until it
+   * is compiled with its intrinsics it runs at about 50 MB/s, and a new job's first 8 MB arrays on a
+   * sealed connection took 0.3-1.3 s each (BENCHMARKS.md, "Frame integrity and the JIT"). Also given
+   * to clients by {@code bin/parl run}.
+   */
+  static final List<String> CRYPTO_JIT = List.of("-XX:CompileCommand=quiet",
+      "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.*::*,0.01");
+
   /** Whether this Java (the job's too: it is the same) knows the option (17.0.9 and later). */
   private static final boolean TRIM_NATIVE_HEAP = knows("TrimNativeHeapInterval");
   private static final int TRIM_INTERVAL_MS = 3_000;
@@ -226,6 +235,7 @@ final class JobLauncher {
     cmd.add("-XX:NewRatio=1");
     cmd.add("-Xss512k");
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    cmd.addAll(CRYPTO_JIT);
     if (TRIM_NATIVE_HEAP) {
       // give back to the OS what C libraries freed (the JIT's arenas above all): about 4 MB of an idle job
       cmd.add("-XX:TrimNativeHeapInterval=" + TRIM_INTERVAL_MS);

@@ -10,25 +10,37 @@ import javax.crypto.Cipher;
 /**
  * The sending half of a sealed data connection ({@link FrameKeys}): the bytes written are cut into
  * records of at most {@link #RECORD} bytes, each encrypted and authenticated with AES-GCM under the
- * next sequence number and sent as {@code int32 length | ciphertext | tag}. A record is sent when
- * it is full or on {@link #flush()}, so this stream is also the connection's send buffer: a frame
- * written without a flush waits in it, as it would in a {@code BufferedOutputStream}.
+ * next sequence number and laid out as {@code int32 length | ciphertext | tag}. Sealed records are
+ * sent together, in writes of up to {@link #SEND} bytes, and on {@link #flush()}, so this stream is
+ * also the connection's send buffer: a frame written without a flush waits in it, as it would in a
+ * {@code BufferedOutputStream}.
  *
- * <p>The bytes are encrypted straight from the caller's array into the record, so sealing costs
+ * <p>The bytes are encrypted straight from the caller's array into the send buffer, so sealing costs
  * no copy beyond the one a send buffer makes anyway; large arrays written in pieces
- * ({@link FrameBuffer}) are sealed piece by piece. Not thread-safe: writers serialise their access.
+ * ({@link FrameBuffer}) are sealed piece by piece.
+ *
+ * <p>Records are small (8 KiB) for the JIT's sake, not the wire's: the JDK's AES-GCM runs at about
+ * 50 MB/s until the JIT has compiled it with its intrinsics, which it does after some thousands of
+ * records. With 256 KiB records a new process moved about 100 MB that slowly (the first 8 MB echoes
+ * of a new client and job took 0.3-1.3 s each, against 20-60 ms before frame integrity); with 8 KiB
+ * records the JIT compiles it within the first 16 MB, at the same speed once compiled
+ * (BENCHMARKS.md, "Frame integrity and the JIT"). Not thread-safe: writers serialise their access.
  */
 public final class SealedOutput extends OutputStream {
 
-  /** The largest plaintext of one record: big enough to amortise a record's cost, small enough to stay in cache. */
-  public static final int RECORD = 256 * 1024;
+  /** The largest plaintext of one record. */
+  public static final int RECORD = 8 * 1024;
+  /** Sealed records are sent when this many bytes of them wait (or on flush). */
+  static final int SEND = 256 * 1024;
   static final int HEADER = 4;
 
   private final OutputStream out;
   private final RecordCipher seal;
   private Cipher cipher;
-  private byte[] record = new byte[HEADER + 4096];
+  /** Sealed records waiting to be sent, then the record being filled (from {@link #start}). */
+  private byte[] pending = new byte[HEADER + 4096];
   private int pos;
+  private int start;
   private int plain;
 
   SealedOutput(OutputStream out, byte[] key) {
@@ -47,13 +59,14 @@ public final class SealedOutput extends OutputStream {
     while (len > 0) {
       if (cipher == null) {
         cipher = seal.next();
-        pos = HEADER;
+        start = pos;
+        pos += HEADER;
         plain = 0;
       }
       int n = Math.min(len, RECORD - plain);
       room(pos + n + 2 * RecordCipher.TAG);
       try {
-        pos += cipher.update(b, off, n, record, pos);
+        pos += cipher.update(b, off, n, pending, pos);
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("cannot seal a record: " + e.getMessage(), e);
       }
@@ -61,17 +74,21 @@ public final class SealedOutput extends OutputStream {
       off += n;
       len -= n;
       if (plain == RECORD) {
-        send();
+        seal();
+        if (pos >= SEND) {
+          send();
+        }
       }
     }
   }
 
-  /** Sends the record being filled, if any, then flushes the stream below. */
+  /** Seals the record being filled, if any, sends every sealed record, then flushes the stream below. */
   @Override
   public void flush() throws IOException {
     if (cipher != null) {
-      send();
+      seal();
     }
+    send();
     out.flush();
   }
 
@@ -89,25 +106,32 @@ public final class SealedOutput extends OutputStream {
     return seal.records();
   }
 
-  private void send() throws IOException {
+  /** Ends the record being filled: its tag, then its length in front. */
+  private void seal() {
     try {
-      pos += cipher.doFinal(record, pos);
+      pos += cipher.doFinal(pending, pos);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot seal a record: " + e.getMessage(), e);
     }
     cipher = null;
-    int length = pos - HEADER;
-    record[0] = (byte) (length >>> 24);
-    record[1] = (byte) (length >>> 16);
-    record[2] = (byte) (length >>> 8);
-    record[3] = (byte) length;
-    out.write(record, 0, pos);
+    int length = pos - start - HEADER;
+    pending[start] = (byte) (length >>> 24);
+    pending[start + 1] = (byte) (length >>> 16);
+    pending[start + 2] = (byte) (length >>> 8);
+    pending[start + 3] = (byte) length;
+  }
+
+  private void send() throws IOException {
+    if (pos > 0) {
+      out.write(pending, 0, pos);
+      pos = 0;
+    }
   }
 
   private void room(int needed) {
-    if (needed > record.length) {
-      int most = HEADER + RECORD + 2 * RecordCipher.TAG;
-      record = Arrays.copyOf(record, Math.min(most, Math.max(needed, 2 * record.length)));
+    if (needed > pending.length) {
+      int most = SEND + HEADER + RECORD + 2 * RecordCipher.TAG;
+      pending = Arrays.copyOf(pending, Math.min(most, Math.max(needed, 2 * pending.length)));
     }
   }
 }

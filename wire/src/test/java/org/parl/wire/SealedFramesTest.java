@@ -109,7 +109,7 @@ class SealedFramesTest {
     List<Object[]> sent = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       // mostly small calls, now and then an array over several records and pieces
-      float[] f = new float[i % 500 == 7 ? SealedOutput.RECORD / 4 * 3 + r.nextInt(1000) : r.nextInt(40)];
+      float[] f = new float[i % 500 == 7 ? FrameBuffer.PIECE / 4 * 3 / 2 + r.nextInt(1000) : r.nextInt(40)];
       for (int j = 0; j < f.length; j++) {
         f[j] = r.nextFloat();
       }
@@ -129,6 +129,29 @@ class SealedFramesTest {
       assertArrayEquals((float[]) sent.get(i)[1], (float[]) got[1]);
     }
     assertThrows(EOFException.class, () -> Frames.read(in), "a clean end after the last record");
+  }
+
+  @Test
+  void aLargeWriteIsSealedInSmallRecordsThatLeaveTogether() throws IOException {
+    List<Integer> writes = new ArrayList<>();
+    ByteArrayOutputStream sink = new ByteArrayOutputStream() {
+      @Override
+      public synchronized void write(byte[] b, int off, int len) {
+        writes.add(len);
+        super.write(b, off, len);
+      }
+    };
+    SealedOutput out = keys().clientOutput(sink);
+    byte[] payload = bytes(3 << 20, 9);
+    send(out, 1, payload);
+    int records = (int) out.records();
+    assertTrue(records > (3 << 20) / SealedOutput.RECORD, records + " records of at most " + SealedOutput.RECORD + " bytes");
+    assertTrue(writes.size() <= (3 << 20) / SealedOutput.SEND + 1, "records leave together: " + writes);
+    assertTrue(writes.stream().allMatch(n -> n <= SealedOutput.SEND + SealedOutput.RECORD + 64), "writes " + writes);
+    assertEquals(records, records(sink.toByteArray()).size());
+    DataInputStream in = new DataInputStream(keys().jobInput(new ByteArrayInputStream(sink.toByteArray())));
+    Frames.Frame f = Frames.read(in);
+    assertArrayEquals(payload, Arrays.copyOf(f.payload(), f.length()));
   }
 
   @Test
