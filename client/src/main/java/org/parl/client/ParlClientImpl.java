@@ -448,6 +448,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private void loseAll(String why) {
     lostReason = why;
     opening.values().forEach(ActorConnection::closeSocket);
+    if (closing == null) {
+      setUp.execute(sharedOffer::close); // nothing is created from now on: the area made for the next create goes
+    }
     List<RemoteActorImpl<?>> held = List.copyOf(actors.values());
     if (closing != null || held.isEmpty()) {
       held.forEach(actor -> actor.lose(why));

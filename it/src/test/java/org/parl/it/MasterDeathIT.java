@@ -8,6 +8,7 @@ import io.vertx.core.Future;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.parl.ActorLostException;
@@ -25,6 +26,7 @@ class MasterDeathIT {
     try (TestCluster cluster = TestCluster.start(0, "--cpus", "1")) {
       ParlProcess[] worker = new ParlProcess[1];
       String workerId = cluster.addWorker(worker, "--cpus", "2");
+      List<Path> areasBefore = SharedMemoryIT.leftBy(ProcessHandle.current().pid());
       ParlClient parl = Parl.connect(cluster.options());
       RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).cpus(2).createAsync().await();
       assertEquals(workerId, a.workerId());
@@ -41,6 +43,8 @@ class MasterDeathIT {
       assertTrue(worker[0].output().contains("left the cluster; worker " + workerId + " stops"), worker[0].output());
       Await.exited(jobPid, Duration.ofSeconds(10), "the job process ending with its worker");
       assertThrows(ActorLostException.class, () -> parl.actor(Counter.class, CounterImpl.class).create());
+      Await.until("the client's spare shared-memory area removed while the client lives on", Duration.ofSeconds(5),
+          () -> areasBefore.containsAll(SharedMemoryIT.leftBy(ProcessHandle.current().pid())));
       parl.close();
     }
   }

@@ -67,7 +67,7 @@ class SharedMemoryIT {
   }
 
   /** Areas made by process {@code pid} still in the shm directory. */
-  private static List<Path> leftBy(long pid) throws IOException {
+  static List<Path> leftBy(long pid) throws IOException {
     try (Stream<Path> s = Files.list(SHM)) {
       return s.filter(p -> p.getFileName().toString().startsWith(SharedArea.PREFIX + pid + "-")).toList();
     }
