@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a worker's fresh inventory readings into the GPU health it reports to the JobCenter (SPEC
+ * Turns a worker's fresh inventory readings into the GPU health it reports to the JobCenter (docs/contract.md
  * §11): each lent GPU's health as nvidia-smi read it, and, where the inventory changed under the
  * worker since it registered ({@link InventoryChange}), the GPUs affected reported faulty with
  * {@code inventory changed: ...} (quarantined, never remapped silently). A report is due only when a

@@ -1,0 +1,10 @@
+/**
+ * The typed control plane between masters, the JobCenter, workers and monitors: every operation is
+ * a record under the sealed {@link org.parl.control.ControlMessage}, grouped by who receives it
+ * (JobCenter, worker, gateway, local events), sent through {@link org.parl.control.ControlBus}
+ * (always with a timeout, the reply checked against the type the request declares), encoded by the
+ * one strict codec {@link org.parl.control.ControlCodec} and dispatched to handlers by record type
+ * ({@link org.parl.control.Dispatcher}). The records that describe a job as the cluster sees it
+ * ({@link org.parl.control.JobState}, {@link org.parl.control.JobView}) live here too.
+ */
+package org.parl.control;
