@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;

@@ -6,7 +6,7 @@ import java.util.List;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;

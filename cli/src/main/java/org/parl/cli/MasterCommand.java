@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.parl.cluster.ClusterInfo;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.monitor.MonitorCertificate;
 import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;

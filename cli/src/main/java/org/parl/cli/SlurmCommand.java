@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.parl.ConnectOptions;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.node.MasterNode;
 import org.parl.node.NodeFailure;
 import org.parl.security.ClusterToken;

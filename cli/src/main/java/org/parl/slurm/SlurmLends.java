@@ -1,6 +1,6 @@
 package org.parl.slurm;
 
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.node.LocalWorker;
 import org.parl.node.NodeFailure;
 import org.parl.worker.GpuInventory;

@@ -1,6 +1,7 @@
 package org.parl.cluster;
 
 import io.vertx.core.json.JsonObject;
+import org.parl.control.ClusterType;
 import org.parl.wire.gateway.ClusterDescription;
 import org.parl.wire.gateway.GatewayCodec;
 

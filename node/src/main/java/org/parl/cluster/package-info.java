@@ -4,7 +4,7 @@
  * {@link org.parl.cluster.HazelcastSettings}, joined under a name only token holders can compute,
  * {@link org.parl.cluster.ClusterName}), the event-bus addresses and cluster-map names
  * ({@link org.parl.cluster.Addresses}), how a cluster is reached and of which kind it is
- * ({@link org.parl.cluster.ClusterInfo}, {@link org.parl.cluster.ClusterType}), and the signed
+ * ({@link org.parl.cluster.ClusterInfo}, {@link org.parl.control.ClusterType}), and the signed
  * records every node writes to the cluster maps ({@link org.parl.cluster.MapPublisher}). Clients
  * and job processes are not members.
  */

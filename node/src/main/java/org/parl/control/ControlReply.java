@@ -1,7 +1,6 @@
 package org.parl.control;
 
 import java.util.List;
-import org.parl.cluster.ClusterType;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
 import org.parl.wire.gateway.GatewayReply;

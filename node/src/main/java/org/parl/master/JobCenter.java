@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;

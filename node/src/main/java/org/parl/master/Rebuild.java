@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobState;
 

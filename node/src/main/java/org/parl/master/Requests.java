@@ -1,6 +1,6 @@
 package org.parl.master;
 
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.ActorResources;

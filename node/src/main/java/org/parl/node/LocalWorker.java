@@ -3,7 +3,7 @@ package org.parl.node;
 import io.vertx.core.json.JsonArray;
 import java.util.List;
 import java.util.UUID;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.net.Hostnames;
 import org.parl.worker.GpuDevice;
 import org.parl.worker.GpuInventory;

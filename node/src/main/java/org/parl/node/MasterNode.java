@@ -11,7 +11,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterName;
 import org.parl.cluster.ClusterNode;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.ha.MasterDirectory;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;

@@ -1,7 +1,6 @@
 package org.parl.control;
 
 import java.util.List;
-import org.parl.cluster.ClusterType;
 import org.parl.control.ControlReply.Cancelled;
 import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.parl.cluster.ClusterType;
+import org.parl.control.ClusterType;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.ActorResources;

@@ -1,4 +1,4 @@
-package org.parl.cluster;
+package org.parl.control;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
