@@ -80,13 +80,10 @@ class ContainmentIT {
   @Test
   void aStoppingWorkerTakesItsJobsTreesWithIt() throws Exception {
     try (TestCluster cluster = TestCluster.start(0, "--no-local-worker")) {
-      ParlProcess[] worker = new ParlProcess[1];
-      cluster.addWorker(worker, "--cpus", "1");
-      ParlClient parl = cluster.connect();
-      RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).createAsync().await();
-      List<Long> tree = spawned(a);
+      OwnWorker own = actorOnAWorkerOfItsOwn(cluster);
+      List<Long> tree = spawned(own.actor());
       cluster.master.kill();
-      worker[0].awaitExit(Duration.ofSeconds(60));
+      own.worker().awaitExit(Duration.ofSeconds(60));
       assertNoneRuns(tree, "after its worker stopped because its master was gone");
     }
   }
@@ -94,14 +91,11 @@ class ContainmentIT {
   @Test
   void aKilledWorkersJobsEndTheirTreesThemselves() throws Exception {
     try (TestCluster cluster = TestCluster.start(0, "--no-local-worker")) {
-      ParlProcess[] worker = new ParlProcess[1];
-      cluster.addWorker(worker, "--cpus", "1");
-      ParlClient parl = cluster.connect();
-      RemoteActor<Counter> a = parl.actor(Counter.class, CounterImpl.class).createAsync().await();
-      List<Long> tree = new ArrayList<>(spawned(a));
-      tree.add((long) a.call(Counter::pid).await());
+      OwnWorker own = actorOnAWorkerOfItsOwn(cluster);
+      List<Long> tree = new ArrayList<>(spawned(own.actor()));
+      tree.add((long) own.actor().call(Counter::pid).await());
       long killed = System.nanoTime();
-      Signals.send("KILL", List.of(worker[0].pid()));
+      Signals.send("KILL", List.of(own.worker().pid()));
       try {
         // no worker is left to end the tree, and no other worker on this host sweeps its cgroups
         Await.until("the killed worker's job and every process it started being gone", GONE,
@@ -173,6 +167,16 @@ class ContainmentIT {
       Await.until("process " + pid + " running", Duration.ofSeconds(10), () -> ProcStats.running(pid));
     }
     return tree;
+  }
+
+  /** A worker of one CPU, started apart from the master, and an actor placed on it. */
+  private record OwnWorker(ParlProcess worker, RemoteActor<Counter> actor) {}
+
+  private static OwnWorker actorOnAWorkerOfItsOwn(TestCluster cluster) throws Exception {
+    ParlProcess[] worker = new ParlProcess[1];
+    cluster.addWorker(worker, "--cpus", "1");
+    RemoteActor<Counter> a = cluster.connect().actor(Counter.class, CounterImpl.class).createAsync().await();
+    return new OwnWorker(worker[0], a);
   }
 
   private static void assertNoneRuns(List<Long> pids, String when) {

@@ -1,8 +1,10 @@
 package org.parl.monitor;
 
+import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import org.parl.wire.Checks;
 
 /**
  * Checks what a browser or a script puts into monitor URLs before anything else looks at it.
@@ -34,13 +36,13 @@ public final class ApiParams {
    * @throws ApiError 415 when it is not JSON, 400 when it is malformed or names no worker
    */
   static Drain drain(String contentType, String body) {
-    if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
       throw new ApiError(415, "send the drain as JSON (Content-Type: application/json): "
           + "{\"worker\": \"w-...\", \"gpu\": 0, \"drained\": true}");
     }
-    io.vertx.core.json.JsonObject json;
+    JsonObject json;
     try {
-      json = new io.vertx.core.json.JsonObject(body == null ? "" : body);
+      json = new JsonObject(body == null ? "" : body);
     } catch (RuntimeException e) {
       throw ApiError.badRequest("the drain is not a JSON object: {\"worker\": \"w-...\", \"gpu\": 0, \"drained\": true}");
     }
@@ -50,7 +52,7 @@ public final class ApiParams {
     if (!(worker instanceof String w) || !WORKER_ID.matcher(w).matches()) {
       throw ApiError.badRequest("name the worker to drain as /api/cluster lists it (\"worker\": \"w-...\")");
     }
-    if (gpu != null && !(gpu instanceof Integer g && g >= 0 && g <= org.parl.wire.Checks.MAX_ID)) {
+    if (gpu != null && !(gpu instanceof Integer g && g >= 0 && g <= Checks.MAX_ID)) {
       throw ApiError.badRequest("\"gpu\" is a GPU id (0, 1, ...) of the worker, or absent for the whole worker");
     }
     if (!(drained instanceof Boolean d)) {

@@ -121,7 +121,7 @@ final class ClusterReader {
           w.waiting().forEach(c -> list.add(ControlCodec.toJson(c)));
           return new JsonObject().put("waiting", list);
         })
-        .recover(e -> Future.failedFuture(new ApiError(503, "the JobCenter does not answer: " + e.getMessage())));
+        .recover(e -> Future.failedFuture(silent(e)));
   }
 
   /**
@@ -133,7 +133,7 @@ final class ClusterReader {
     return JobCenterCalls.request(vertx, masters, new Drain(workerId, gpu, drained), JOB_CENTER_TIMEOUT_MS)
         .<Void>mapEmpty()
         .recover(e -> Future.failedFuture(Failures.kindOf(e) == ErrorKind.NOT_FOUND ? ApiError.notFound(e.getMessage())
-            : new ApiError(503, "the JobCenter does not answer: " + e.getMessage())));
+            : silent(e)));
   }
 
   private Set<String> liveNodes() {
@@ -149,5 +149,10 @@ final class ClusterReader {
     } catch (RuntimeException e) {
       return null;
     }
+  }
+
+  /** The error of a request the JobCenter did not answer. */
+  private static ApiError silent(Throwable e) {
+    return new ApiError(503, "the JobCenter does not answer: " + e.getMessage());
   }
 }

@@ -1,7 +1,6 @@
 package org.parl.job.tree;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The tree of the job JVM this runs in, seen from inside. A job ends its own tree in one case only:
@@ -24,27 +23,34 @@ public final class OwnTree {
     long self = ProcessHandle.current().pid();
     JobTree tree = Cgroups.own().filter(Cgroups::isJobGroup)
         .<JobTree>map(group -> new CgroupTree(self, group)).orElseGet(() -> new SessionTree(self));
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
-    long pauseMs = 2;
-    while (true) {
-      List<Long> others = tree.pids().stream().filter(pid -> pid != self).toList();
-      if (others.isEmpty()) {
-        return others;
-      }
-      if (System.nanoTime() > deadline) {
-        if (tree instanceof CgroupTree) {
-          tree.kill(); // the whole group at once: this JVM ends here too
-        }
-        return others;
-      }
-      others.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-      try {
-        Thread.sleep(pauseMs);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return others;
-      }
-      pauseMs = Math.min(100, pauseMs * 2);
+    List<Long> left = new Others(tree, self).killAndWait(waitMs);
+    if (!left.isEmpty() && tree instanceof CgroupTree) {
+      tree.kill(); // the whole group at once: this JVM ends here too
+    }
+    return left;
+  }
+
+  /** A tree without this JVM: the processes it started, killed one by one (the group's kill would end this JVM too). */
+  private record Others(JobTree tree, long self) implements JobTree {
+
+    @Override
+    public long leader() {
+      return self;
+    }
+
+    @Override
+    public List<Long> pids() {
+      return tree.pids().stream().filter(pid -> pid != self).toList();
+    }
+
+    @Override
+    public void kill() {
+      pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
+
+    @Override
+    public void release() {
+      // the tree is this JVM's own: its worker, or the next worker on the host, removes its group
     }
   }
 }
