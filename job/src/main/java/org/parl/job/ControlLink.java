@@ -1,6 +1,5 @@
 package org.parl.job;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -12,22 +11,23 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.ControlAuth;
 import org.parl.wire.DataAuth;
+import org.parl.wire.JobControl;
+import org.parl.wire.JobControlCodec;
 
 /**
- * The job's line to its worker over loopback (JSON lines). The two first prove to each other that
+ * The job's line to its worker over loopback (JSON lines of {@link JobControl}). The two first prove to each other that
  * they hold the secret the worker gave this process ({@link ControlAuth}); then the job says it is
  * ready, and the worker assigns it a job id and pings it. When the worker's end closes, the worker
  * is gone and the job ends too, so that no job outlives its worker.
  */
 final class ControlLink {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
   /** Longest line read before the worker has proven itself. */
   private static final int MAX_HANDSHAKE_LINE = 4096;
 
@@ -55,24 +55,26 @@ final class ControlLink {
    */
   void authenticate(SharedSecret secret, String slot) throws IOException {
     socket.setSoTimeout((int) ControlAuth.DEADLINE_MS);
-    Map<?, ?> challenge = readHandshakeLine();
-    byte[] workerNonce = DataAuth.bytes32(challenge.get("nonce"));
-    if (!"challenge".equals(challenge.get("op")) || workerNonce == null) {
-      throw new IOException("the worker's control port sent no challenge");
+    String noChallenge = "the worker's control port sent no challenge";
+    JobControl.ToJob challenge = readHandshakeLine(noChallenge);
+    byte[] workerNonce = challenge instanceof JobControl.Challenge c ? DataAuth.bytes32(c.nonce()) : null;
+    if (workerNonce == null) {
+      throw new IOException(noChallenge);
     }
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
-    send(Map.of("op", "hello", "slot", slot, "nonce", hex.formatHex(nonce),
-        "proof", hex.formatHex(ControlAuth.helloProof(secret, workerNonce, nonce, slot))));
-    Map<?, ?> welcome = readHandshakeLine();
-    if (!"welcome".equals(welcome.get("op"))
-        || !ControlAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.get("proof")), workerNonce, nonce, slot)) {
-      throw new IOException("the control port did not prove that it is this process's worker");
+    send(new JobControl.Hello(slot, hex.formatHex(nonce), hex.formatHex(ControlAuth.helloProof(secret, workerNonce, nonce, slot))));
+    String unproven = "the control port did not prove that it is this process's worker";
+    JobControl.ToJob welcome = readHandshakeLine(unproven);
+    if (!(welcome instanceof JobControl.Welcome w)
+        || !ControlAuth.verifyWelcome(secret, DataAuth.bytes32(w.proof()), workerNonce, nonce, slot)) {
+      throw new IOException(unproven);
     }
     socket.setSoTimeout(0);
   }
 
-  private Map<?, ?> readHandshakeLine() throws IOException {
+  /** The worker's next handshake message; one that does not decode fails with {@code refusal} and what was wrong. */
+  private JobControl.ToJob readHandshakeLine(String refusal) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     int c;
     while ((c = in.read()) != '\n') {
@@ -84,12 +86,16 @@ final class ControlLink {
       }
       line.write(c);
     }
-    return JSON.readValue(line.toByteArray(), Map.class);
+    try {
+      return JobControlCodec.toJob(line.toByteArray());
+    } catch (BadMessageException e) {
+      throw new IOException(refusal + ": " + e.getMessage());
+    }
   }
 
-  synchronized void send(Map<String, ?> msg) {
+  synchronized void send(JobControl.ToWorker msg) {
     try {
-      out.write(JSON.writeValueAsBytes(msg));
+      out.write(JobControlCodec.encode(msg));
       out.write('\n');
       out.flush();
     } catch (IOException e) {
@@ -106,14 +112,27 @@ final class ControlLink {
     }
   }
 
-  /** Reads the worker's messages on a daemon thread; {@code onClosed} runs when the link breaks. */
-  void start(Consumer<Map<String, Object>> onMessage, Runnable onClosed) {
+  /**
+   * Reads the worker's messages on a daemon thread; {@code onClosed} runs when the link breaks. A
+   * JSON object that is not a message the job takes is logged and ignored; a line that is not JSON
+   * at all counts as a broken link.
+   */
+  void start(Consumer<JobControl.ToJob> onMessage, Runnable onClosed) {
     Thread t = RuntimeThreads.create(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
-          @SuppressWarnings("unchecked")
-          Map<String, Object> msg = JSON.readValue(line, Map.class);
+          byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+          JobControl.ToJob msg;
+          try {
+            msg = JobControlCodec.toJob(bytes);
+          } catch (BadMessageException e) {
+            if (!JobControlCodec.isObject(bytes)) {
+              break;
+            }
+            JobMain.log("ignored an unknown control message: " + e.getMessage());
+            continue;
+          }
           onMessage.accept(msg);
         }
       } catch (IOException e) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import org.parl.wire.JobControl.GpuMismatch;
 
 /**
  * Checks, before a GPU actor's constructor runs, that the devices the CUDA driver shows this
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
  * libraries, JNA's cleaner thread, the system property below) never makes a GPU process dirty.
  *
  * <p>Without {@code libcuda.so.1} the check says so once in the job's log and is skipped. A
- * mismatch fails the create with both lists and is reported once to the worker. The result is also
+ * mismatch fails the create with both lists and is reported once to the worker ({@link GpuMismatch}). The result is also
  * the system property {@value #PROPERTY} ({@code passed: ...}, {@code skipped: ...} or
  * {@code failed: ...}), for an actor that wants to say what it runs on.
  */

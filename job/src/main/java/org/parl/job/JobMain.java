@@ -19,8 +19,9 @@ import java.util.concurrent.TimeoutException;
 import org.parl.job.tree.OwnTree;
 import org.parl.net.HostPort;
 import org.parl.security.SharedSecret;
+import org.parl.wire.Checks;
 import org.parl.wire.DataAuth;
-import org.parl.wire.JobReuse;
+import org.parl.wire.JobControl;
 import org.parl.wire.SharedLink;
 
 /**
@@ -30,7 +31,7 @@ import org.parl.wire.SharedLink;
  * per-actor secret, then serves exactly one client: the first that proves it holds that secret
  * ({@link Handshake}). When that client closes its actor, the process checks that the actor left
  * nothing behind ({@link ReuseCheck}); if so, and its worker wants it back in its warm pool
- * ({@link JobReuse}), it serves the next actor with a new data port, a new secret and (with TLS) a new
+ * ({@link JobControl.Released}), it serves the next actor with a new data port, a new secret and (with TLS) a new
  * key, and writes to the next actor's log; otherwise it ends. It also ends when its client goes
  * away without closing, or when its worker goes away.
  *
@@ -61,7 +62,7 @@ public final class JobMain {
   /** The GPU identity check, run once at the first create of a GPU job. */
   private final GpuIdentityCheck gpuCheck;
   private final Path workDir = Path.of("").toAbsolutePath();
-  private final BlockingQueue<JobReuse.Renew> renewals = new LinkedBlockingQueue<>();
+  private final BlockingQueue<JobControl.Renew> renewals = new LinkedBlockingQueue<>();
   private ActorHost host;
   private volatile long assignedAt;
   private volatile String jobId = "unassigned";
@@ -95,7 +96,7 @@ public final class JobMain {
           Integer.parseInt(a.getOrDefault("memory-limit-mb", "0")),
           a.containsKey("libraries") ? Libraries.of(a.get("libraries")) : Libraries.none(),
           new GpuIdentityCheck(uuids(a.get("gpu-uuids")), System.getenv("CUDA_VISIBLE_DEVICES"), CudaDevices::read,
-              mismatch -> link.send(mismatch.toMap())));
+              mismatch -> link.send(mismatch)));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
       }
@@ -129,8 +130,7 @@ public final class JobMain {
       if (baseline == null) {
         baseline = ReuseCheck.baseline();
       }
-      link.send(Map.of("op", "ready", "slot", slot, "port", data.getLocalPort(), "token", secret.hex(),
-          "pid", ProcessHandle.current().pid()));
+      link.send(new JobControl.Ready(slot, ProcessHandle.current().pid(), data.getLocalPort(), secret.hex()));
       byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
       Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId, memoryLimitMb);
       CompletableFuture<SessionEnd> ended = new CompletableFuture<>();
@@ -164,7 +164,7 @@ public final class JobMain {
    */
   private TlsIdentity recycle(ReuseCheck baseline, SessionEnd end) throws InterruptedException, IOException {
     String actor = host.describe();
-    link.send(new JobReuse.Released(CallerSession.CALLS.get()).toMap());
+    link.send(new JobControl.Released(CallerSession.CALLS.get()));
     end.thread().join(ReuseCheck.THREAD_WAIT_MS);
     ClassLoader loader = host.loader();
     if (loader instanceof URLClassLoader l) {
@@ -175,11 +175,11 @@ public final class JobMain {
     host = null;
     String why = baseline.check(released, null, workDir); // its output stays the pipe its worker routes to each job's log
     if (why != null) {
-      link.send(new JobReuse.NotReused(why).toMap());
+      link.send(new JobControl.NotReused(clip(why)));
       exit(0, "the actor " + actor + " was closed; the process is not reused: " + why);
       throw new IllegalStateException("exiting");
     }
-    JobReuse.Renew renew = renewals.poll(RENEW_WAIT_MS, TimeUnit.MILLISECONDS);
+    JobControl.Renew renew = renewals.poll(RENEW_WAIT_MS, TimeUnit.MILLISECONDS);
     if (renew == null) {
       exit(0, "the actor " + actor + " was closed; its worker did not take the process back");
       throw new IllegalStateException("exiting");
@@ -205,22 +205,20 @@ public final class JobMain {
     }
   }
 
-  private void onControl(Map<String, Object> msg) {
-    switch (String.valueOf(msg.get("op"))) {
-      case "assign" -> {
-        jobId = String.valueOf(msg.get("jobId"));
-        assignedAt = System.currentTimeMillis();
-        log("job " + jobId + " assigned to client " + msg.get("clientId"));
-      }
-      case "ping" -> link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
-      case "stop" -> exit(0, "stopped by its worker");
-      case JobReuse.Renew.OP_NAME -> {
-        JobReuse.Renew renew = JobReuse.Renew.of(msg);
-        if (renew != null) {
-          renewals.add(renew);
-        }
-      }
-      default -> log("ignored an unknown control message: " + msg);
+  /** What the worker says once the process is ready; the handshake's messages are not expected again. */
+  private void onControl(JobControl.ToJob msg) {
+    if (msg instanceof JobControl.Assign assign) {
+      jobId = assign.jobId();
+      assignedAt = System.currentTimeMillis();
+      log("job " + jobId + " assigned to client " + assign.clientId());
+    } else if (msg instanceof JobControl.Ping) {
+      link.send(new JobControl.Pong(CallerSession.CALLS.get()));
+    } else if (msg instanceof JobControl.Stop) {
+      exit(0, "stopped by its worker");
+    } else if (msg instanceof JobControl.Renew renew) {
+      renewals.add(renew);
+    } else {
+      log("ignored an unexpected control message: " + msg);
     }
   }
 
@@ -259,7 +257,7 @@ public final class JobMain {
    */
   static void stop(String cause) {
     if (link != null) {
-      link.send(Map.of("op", "stopping", "cause", cause));
+      link.send(new JobControl.Stopping(clip(cause)));
     }
     exit(1, cause);
   }
@@ -290,8 +288,13 @@ public final class JobMain {
       }
     }
     if (link != null) {
-      link.send(Map.of("op", "exiting"));
+      link.send(new JobControl.Exiting());
     }
+  }
+
+  /** A text cut to what a control message carries ({@link Checks#MAX_TEXT}), so that the worker does not refuse it. */
+  private static String clip(String text) {
+    return text == null || text.length() <= Checks.MAX_TEXT ? text : text.substring(0, Checks.MAX_TEXT - 3) + "...";
   }
 
   /** Ends the process; a stuck shutdown hook of user code cannot keep it alive for long. */
@@ -304,8 +307,8 @@ public final class JobMain {
     }
     log("exiting: " + why);
     if (link != null) {
-      link.send(Map.of("op", "pong", "calls", CallerSession.CALLS.get()));
-      link.send(Map.of("op", "exiting"));
+      link.send(new JobControl.Pong(CallerSession.CALLS.get()));
+      link.send(new JobControl.Exiting());
       // the JVM waits up to 300 ms at exit for threads blocked in native reads: end the reader's read
       link.close();
     }

@@ -18,15 +18,17 @@ import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
+import org.parl.wire.JobControl;
+import org.parl.wire.JobControlCodec;
 import org.parl.wire.SealedOutput;
 import org.parl.wire.ValueCodec;
 
 /**
  * Runs what serving a client involves (the codec over common types, a HELLO with a class path's
  * worth of blobs and its proofs, a create header, a class loader, an error, sealing and opening
- * records) while the process waits for an actor,
- * often enough for the JIT to compile it: the actor's creation and first calls then run compiled
- * code. The class-data archive's training run uses it too, to load those classes.
+ * records, the control link's messages) while the process waits for an actor, often enough for the
+ * JIT to compile it: the actor's creation and first calls then run compiled code. The class-data
+ * archive's training run uses it too, to load those classes.
  */
 final class WarmUp {
 
@@ -66,6 +68,8 @@ final class WarmUp {
             proof);
         CreateRequest.of(new Frames.Frame(Frames.CREATE, i, create, create.length));
         ErrorPayload.of(new CallFailure(INVALID, "warm-up " + i, new IllegalStateException()));
+        JobControlCodec.toJob(JobControlCodec.encode(new JobControl.Assign("warm-up", "warm-up")));
+        JobControlCodec.encode(new JobControl.Ready("warm-up", 1, 1, secret.hex()));
       }
       try (URLClassLoader l = new URLClassLoader("warm-up", urls, WarmUp.class.getClassLoader())) {
         Class.forName(ActorHost.class.getName(), false, l);

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.parl.wire.JobControl.GpuMismatch;
+import org.parl.wire.JobControlCodec;
 
 /** The GPU identity check against a driver that shows what the test says. */
 class GpuIdentityCheckTest {
@@ -51,7 +53,8 @@ class GpuIdentityCheckTest {
     assertEquals(r, c.forCreate());
     c.forCreate();
     assertEquals(List.of(new GpuMismatch(List.of(A), List.of(B))), reported);
-    assertEquals(new GpuMismatch(List.of(A), List.of(B)), GpuMismatch.of(reported.get(0).toMap()), "it travels as a map");
+    assertEquals(new GpuMismatch(List.of(A), List.of(B)), JobControlCodec.toWorker(JobControlCodec.encode(reported.get(0))),
+        "it travels to the worker as it is");
   }
 
   @Test

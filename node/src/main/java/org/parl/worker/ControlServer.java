@@ -3,7 +3,6 @@ package org.parl.worker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import java.util.HexFormat;
@@ -11,22 +10,27 @@ import java.util.function.BiConsumer;
 import org.parl.limits.WriteBound;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.ControlAuth;
 import org.parl.wire.DataAuth;
+import org.parl.wire.JobControl;
+import org.parl.wire.JobControlCodec;
 import org.parl.wire.JsonLines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The loopback server a worker's job processes connect back to (JSON lines). Any local process
- * can connect, so a connection counts only once it has proven that it holds the secret the worker
- * gave one of the processes it started and still waits for ({@link ControlAuth}: a challenge, the
- * job's proof, the worker's proof), and then said {@code ready} with that process's pid, its data
- * port and its client's secret. After that it carries the job's pongs and last words
- * ({@code exiting}, or {@code stopping} with a cause) one way and the worker's {@code assign} and
- * pings the other, and what a reused process says ({@link #afterReady}). A connection that fails or stalls for
- * {@link ControlAuth#DEADLINE_MS} is closed, and so is one whose process does not read what the worker
- * sends ({@link WriteBound}). Runs on the worker verticle's context.
+ * The loopback server a worker's job processes connect back to (JSON lines of {@link JobControl}).
+ * Any local process can connect, so a connection counts only once it has proven that it holds the
+ * secret the worker gave one of the processes it started and still waits for ({@link ControlAuth}:
+ * a challenge, the job's proof, the worker's proof), and then said {@link JobControl.Ready} with
+ * that process's pid, its data port and its client's secret. After that it carries the job's pongs
+ * and last words ({@link JobControl.Exiting}, or {@link JobControl.Stopping} with a cause) one way and
+ * the worker's {@link JobControl.Assign} and pings the other, and what a reused process says
+ * ({@link #afterReady}). A connection that fails or stalls for {@link ControlAuth#DEADLINE_MS} is
+ * closed, and so is one that sends a line that is not JSON, and one whose process does not read
+ * what the worker sends ({@link WriteBound}). Once ready, a JSON line that is not a message a job
+ * sends is ignored. Runs on the worker verticle's context.
  */
 final class ControlServer {
 
@@ -44,8 +48,7 @@ final class ControlServer {
   private final JobTable table;
   private final long deadlineMs;
   /** Where a ready process's other messages go (a reused process's release, its ready again, why it is not reused). */
-  private BiConsumer<JobProcess, JsonObject> afterReady = (p, msg) -> log.debug("job process {} said {}", p.slot,
-      msg.getString("op"));
+  private BiConsumer<JobProcess, JobControl.ToWorker> afterReady = (p, msg) -> log.debug("job process {} said {}", p.slot, msg);
   private Vertx vertx;
   private int port;
   private int unauthenticated;
@@ -60,12 +63,16 @@ final class ControlServer {
   }
 
   /** Sets where the messages of ready processes go, other than their pongs; the process is its current incarnation. */
-  void afterReady(BiConsumer<JobProcess, JsonObject> handler) {
+  void afterReady(BiConsumer<JobProcess, JobControl.ToWorker> handler) {
     afterReady = handler;
   }
 
   Future<Void> listen(Vertx vertx) {
     this.vertx = vertx;
+    // the first job connects a second or more from now: the codec's first use would otherwise block the event loop
+    Thread warmUp = new Thread(JobControlCodec::warmUp, "parl-job-control-warm-up");
+    warmUp.setDaemon(true);
+    warmUp.start();
     return vertx.createNetServer(new NetServerOptions().setHost("127.0.0.1").setPort(0).setTcpNoDelay(true)
             .setReadIdleTimeout(READ_IDLE_S))
         .connectHandler(this::connected)
@@ -82,9 +89,10 @@ final class ControlServer {
   }
 
   /** Sends a message to a process that is connected; one that is not yet has nothing to hear. */
-  static void send(JobProcess p, JsonObject msg) {
+  static void send(JobProcess p, JobControl.ToJob msg) {
     if (p.controlOut != null) {
-      p.controlOut.write(Buffer.buffer(msg.encode()).appendByte((byte) '\n'));
+      byte[] json = JobControlCodec.encode(msg);
+      p.controlOut.write(Buffer.buffer(json.length + 1).appendBytes(json).appendByte((byte) '\n'));
     }
   }
 
@@ -133,29 +141,54 @@ final class ControlServer {
         link.bound.latest().controlClosed.tryComplete();
       }
     });
-    JsonLines.read(socket, msg -> onMessage(link, msg), bad -> socket.close());
-    JsonLines.write(socket, new JsonObject().put("op", "challenge").put("nonce", HexFormat.of().formatHex(link.nonce)));
+    JsonLines.readLines(socket, line -> onLine(link, line.getBytes()), bad -> socket.close());
+    JsonLines.write(socket, JobControlCodec.encode(new JobControl.Challenge(HexFormat.of().formatHex(link.nonce))));
   }
 
-  private void onMessage(Link link, JsonObject msg) {
+  /**
+   * Decodes a line. One that is not JSON closes the connection; a JSON object that is not a message
+   * a job sends, or has a bad field, is refused before the ready (which closes the connection too)
+   * and ignored after.
+   */
+  private void onLine(Link link, byte[] line) {
+    JobControl.ToWorker msg;
+    try {
+      msg = JobControlCodec.toWorker(line);
+    } catch (BadMessageException e) {
+      // the reason may quote what any local process sent: no line breaks of its own in the log
+      String why = e.getMessage().replaceAll("\\p{Cntrl}", "?");
+      if (!JobControlCodec.isObject(line)) {
+        link.socket.close();
+      } else if (link.bound != null) {
+        log.debug("job process {} sent a control message the worker does not take: {}", link.bound.latest().slot, why);
+      } else {
+        log.warn("refused a control connection whose {} did not decode: {}", link.proven == null ? "hello" : "ready", why);
+        link.socket.close();
+      }
+      return;
+    }
+    onMessage(link, msg);
+  }
+
+  private void onMessage(Link link, JobControl.ToWorker msg) {
     if (link.bound != null) {
       JobProcess p = link.bound.latest();
-      switch (msg.getString("op", "")) {
-        case "pong" -> {
-          p.lastPong = System.currentTimeMillis();
-          // a recycling process still counts its previous actor's calls until it is ready again
-          if (msg.getValue("calls") instanceof Number n && p.state != JobProcess.State.RECYCLING) {
-            p.calls = n.longValue();
-          }
+      if (msg instanceof JobControl.Pong pong) {
+        p.lastPong = System.currentTimeMillis();
+        // a recycling process still counts its previous actor's calls until it is ready again
+        if (p.state != JobProcess.State.RECYCLING) {
+          p.calls = pong.calls();
         }
-        case "exiting" -> p.exitedItself = true;
-        case "stopping" -> {
-          p.exitedItself = true;
-          if (msg.getValue("cause") instanceof String cause && !cause.isBlank()) {
-            p.stopCause = cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..." : cause;
-          }
+      } else if (msg instanceof JobControl.Exiting) {
+        p.exitedItself = true;
+      } else if (msg instanceof JobControl.Stopping stopping) {
+        p.exitedItself = true;
+        String cause = stopping.cause();
+        if (cause != null && !cause.isBlank()) {
+          p.stopCause = cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..." : cause;
         }
-        default -> afterReady.accept(p, msg);
+      } else {
+        afterReady.accept(p, msg);
       }
     } else if (link.proven == null) {
       link.proven = hello(link, msg);
@@ -174,35 +207,33 @@ final class ControlServer {
   }
 
   /** The job's proof that it is a process this worker started and still waits for; answered with the worker's. */
-  private JobProcess hello(Link link, JsonObject msg) {
-    String slot = msg.getValue("slot") instanceof String s ? s : "";
+  private JobProcess hello(Link link, JobControl.ToWorker msg) {
+    JobControl.Hello hello = msg instanceof JobControl.Hello h ? h : null;
+    String slot = hello == null ? "" : hello.slot();
     JobProcess p = table.live(slot);
-    byte[] jobNonce = DataAuth.bytes32(msg.getValue("nonce"));
-    byte[] proof = DataAuth.bytes32(msg.getValue("proof"));
-    if (!"hello".equals(msg.getString("op")) || p == null || p.state != JobProcess.State.STARTING || p.control != null
+    byte[] jobNonce = hello == null ? null : DataAuth.bytes32(hello.nonce());
+    byte[] proof = hello == null ? null : DataAuth.bytes32(hello.proof());
+    if (hello == null || p == null || p.state != JobProcess.State.STARTING || p.control != null
         || jobNonce == null || !ControlAuth.verifyHello(p.secret, proof, link.nonce, jobNonce, slot)) {
       log.warn("refused a control connection that did not prove it is one of this worker's job processes");
       return null;
     }
-    JsonLines.write(link.socket, new JsonObject().put("op", "welcome")
-        .put("proof", HexFormat.of().formatHex(ControlAuth.welcomeProof(p.secret, link.nonce, jobNonce, slot))));
+    JsonLines.write(link.socket, JobControlCodec.encode(
+        new JobControl.Welcome(HexFormat.of().formatHex(ControlAuth.welcomeProof(p.secret, link.nonce, jobNonce, slot)))));
     return p;
   }
 
   /** After its proof, a job's first message must be its ready, from the process the worker started. */
-  private JobProcess ready(NetSocket socket, JobProcess p, JsonObject msg) {
-    if (p.state != JobProcess.State.STARTING || p.control != null || !"ready".equals(msg.getString("op"))
-        || !p.slot.equals(msg.getValue("slot"))
-        || !(msg.getValue("pid") instanceof Number pid) || pid.longValue() != p.pid()
-        || !(msg.getValue("port") instanceof Integer dataPort)
-        || !(msg.getValue("token") instanceof String token) || DataAuth.bytes32(token) == null) {
+  private JobProcess ready(NetSocket socket, JobProcess p, JobControl.ToWorker msg) {
+    if (p.state != JobProcess.State.STARTING || p.control != null || !(msg instanceof JobControl.Ready ready)
+        || !p.slot.equals(ready.slot()) || ready.pid() != p.pid() || DataAuth.bytes32(ready.token()) == null) {
       log.warn("refused the ready of job process {}: not the process this worker started, or not a ready", p.slot);
       return null;
     }
     p.control = socket;
     p.controlOut = new WriteBound(vertx, socket, socket, "job process " + p.slot + " (control link)", () -> WriteBound.abort(socket));
-    p.port = dataPort;
-    p.token = token;
+    p.port = ready.port();
+    p.token = ready.token();
     p.lastPong = System.currentTimeMillis();
     p.state = JobProcess.State.IDLE;
     p.ready.tryComplete(p);

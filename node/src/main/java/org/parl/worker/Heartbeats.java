@@ -1,8 +1,8 @@
 package org.parl.worker;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.util.function.BiConsumer;
+import org.parl.wire.JobControl;
 
 /**
  * Pings every connected job process and kills one that has not answered for {@link #HUNG_MS}: a
@@ -33,7 +33,7 @@ final class Heartbeats {
         if (now - p.lastPong > HUNG_MS) {
           kill.accept(p, "the job process stopped answering for " + HUNG_MS / 1000 + " s");
         } else {
-          ControlServer.send(p, new JsonObject().put("op", "ping"));
+          ControlServer.send(p, new JobControl.Ping());
         }
       }
     }

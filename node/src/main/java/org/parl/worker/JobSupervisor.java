@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +20,11 @@ import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.control.JobState;
-import org.parl.job.GpuMismatch;
 import org.parl.job.tree.JobTree;
 import org.parl.limits.LimitSettings;
 import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
-import org.parl.wire.JobReuse;
+import org.parl.wire.JobControl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,7 +201,7 @@ final class JobSupervisor {
   /** Tells a ready process which job it runs (for its log) and marks it assigned. */
   void assign(JobProcess p) {
     p.state = JobProcess.State.ASSIGNED;
-    JsonObject assign = new JsonObject().put("op", "assign").put("jobId", p.jobId).put("clientId", p.clientId);
+    JobControl.Assign assign = new JobControl.Assign(p.jobId, p.clientId);
     if (p.reused && p.output != null) {
       p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
     }
@@ -305,24 +303,23 @@ final class JobSupervisor {
     return gone.future();
   }
 
-  /** What a ready process says besides its pongs: about its reuse ({@link JobReuse}), a GPU mismatch ({@link GpuMismatch}). */
-  private void afterReady(JobProcess p, JsonObject msg) {
-    Map<String, Object> m = msg.getMap();
-    JobReuse.Released released = JobReuse.Released.of(m);
-    JobReuse.NotReused notReused = JobReuse.NotReused.of(m);
-    GpuMismatch mismatch = GpuMismatch.of(m);
-    if (mismatch != null) {
+  /**
+   * What a ready process says besides its pongs and last words: about its reuse ({@link JobControl.Released},
+   * {@link JobControl.Ready} again, {@link JobControl.NotReused}), a GPU mismatch ({@link JobControl.GpuMismatch}).
+   */
+  private void afterReady(JobProcess p, JobControl.ToWorker msg) {
+    if (msg instanceof JobControl.GpuMismatch mismatch) {
       // the job sends it once, from the create that found it (which fails with both lists)
       log.warn("job {} in process {} (pid {}) does not run on its GPUs: the CUDA driver shows {}, its allocation is {}",
           p.jobId, p.slot, p.pid(), mismatch.seen(), mismatch.expected());
-    } else if (released != null) {
+    } else if (msg instanceof JobControl.Released released) {
       released(p, released);
-    } else if (notReused != null) {
+    } else if (msg instanceof JobControl.NotReused notReused) {
       log.info("job process {} (pid {}) is not reused: {}", p.slot, p.pid(), notReused.why());
-    } else if ("ready".equals(msg.getString("op"))) {
-      readyAgain(p, msg);
+    } else if (msg instanceof JobControl.Ready ready) {
+      readyAgain(p, ready);
     } else {
-      log.debug("job process {} said {}", p.slot, msg.getString("op"));
+      log.debug("job process {} said {}", p.slot, msg);
     }
   }
 
@@ -335,15 +332,15 @@ final class JobSupervisor {
    * and either says ready again with a fresh port and credential or exits. Its data port's TLS key
    * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
    */
-  private void released(JobProcess p, JobReuse.Released msg) {
+  private void released(JobProcess p, JobControl.Released msg) {
     if (p.state != JobProcess.State.ASSIGNED || p.jobId == null) {
       log.warn("job process {} said its actor was closed, but it runs none: stopped", p.slot);
-      ControlServer.send(p, new JsonObject().put("op", "stop"));
+      ControlServer.send(p, new JobControl.Stop());
       return;
     }
     p.calls = msg.calls();
     if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || settings.warmJobs() <= 0) {
-      ControlServer.send(p, new JsonObject().put("op", "stop"));
+      ControlServer.send(p, new JobControl.Stop());
       return;
     }
     String slot = nextSlot();
@@ -355,7 +352,7 @@ final class JobSupervisor {
     table.add(next);
     vertx.executeBlocking(() -> p.encryptData ? JobKeys.tlsLine() : "plain").onComplete(ar -> {
       if (ar.succeeded()) {
-        ControlServer.send(next, new JsonObject(new JobReuse.Renew(ar.result()).toMap()));
+        ControlServer.send(next, new JobControl.Renew(ar.result()));
       } else {
         kill(next, "could not make a new data-port key: " + ar.cause().getMessage());
       }
@@ -403,14 +400,12 @@ final class JobSupervisor {
     }
     log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot, spare.pid());
     table.ended(spare);
-    ControlServer.send(spare, new JsonObject().put("op", "stop"));
+    ControlServer.send(spare, new JobControl.Stop());
   }
 
   /** A taken-back process is ready again: a fresh data port and a fresh credential, for the next actor. */
-  private void readyAgain(JobProcess p, JsonObject msg) {
-    if (p.state != JobProcess.State.RECYCLING || !(msg.getValue("pid") instanceof Number pid) || pid.longValue() != p.pid()
-        || !(msg.getValue("port") instanceof Integer dataPort)
-        || !(msg.getValue("token") instanceof String token) || DataAuth.bytes32(token) == null) {
+  private void readyAgain(JobProcess p, JobControl.Ready msg) {
+    if (p.state != JobProcess.State.RECYCLING || msg.pid() != p.pid() || DataAuth.bytes32(msg.token()) == null) {
       log.warn("job process {} said ready out of turn: stopped", p.slot);
       kill(p, "said ready out of turn");
       return;
@@ -425,8 +420,8 @@ final class JobSupervisor {
       if (p.state != JobProcess.State.RECYCLING) {
         return; // killed meanwhile
       }
-      p.port = dataPort;
-      p.token = token;
+      p.port = msg.port();
+      p.token = msg.token();
       p.lastPong = System.currentTimeMillis();
       p.state = JobProcess.State.IDLE;
       reportPendingEnd(p);

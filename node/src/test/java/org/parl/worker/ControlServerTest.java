@@ -2,11 +2,11 @@ package org.parl.worker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +28,8 @@ import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.ControlAuth;
 import org.parl.wire.DataAuth;
+import org.parl.wire.JobControl;
+import org.parl.wire.JobControlCodec;
 
 /**
  * The worker's control port against fake job processes on loopback: only a connection that proves
@@ -43,6 +47,8 @@ class ControlServerTest {
   private final JobTable table = new JobTable();
   private JobProcess job;
   private int port;
+  /** What the worker handed on from ready processes, in order. */
+  private final BlockingQueue<JobControl.ToWorker> afterReady = new LinkedBlockingQueue<>();
 
   @BeforeEach
   void start() throws Exception {
@@ -54,6 +60,7 @@ class ControlServerTest {
 
   private void listen(long deadlineMs) throws Exception {
     ControlServer server = new ControlServer(table, deadlineMs);
+    server.afterReady((p, msg) -> afterReady.add(msg));
     server.listen(vertx).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     port = server.port();
   }
@@ -75,36 +82,46 @@ class ControlServerTest {
       socket = new Socket(InetAddress.getLoopbackAddress(), port);
       socket.setSoTimeout(5_000);
       in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-      JsonObject challenge = new JsonObject(in.readLine());
-      assertEquals("challenge", challenge.getString("op"), "the worker speaks first");
-      workerNonce = DataAuth.bytes32(challenge.getString("nonce"));
+      JobControl.Challenge challenge = assertInstanceOf(JobControl.Challenge.class, next(), "the worker speaks first");
+      workerNonce = DataAuth.bytes32(challenge.nonce());
     }
 
     /** The hello of a process holding {@code secret}, answering the challenge {@code to}. */
-    JsonObject hello(SharedSecret secret, byte[] to) {
+    JobControl.Hello hello(SharedSecret secret, byte[] to) {
       HexFormat hex = HexFormat.of();
-      return new JsonObject().put("op", "hello").put("slot", job.slot).put("nonce", hex.formatHex(nonce))
-          .put("proof", hex.formatHex(ControlAuth.helloProof(secret, to, nonce, job.slot)));
+      return new JobControl.Hello(job.slot, hex.formatHex(nonce), hex.formatHex(ControlAuth.helloProof(secret, to, nonce, job.slot)));
     }
 
-    void send(JsonObject msg) throws IOException {
-      socket.getOutputStream().write((msg.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+    void send(JobControl.ToWorker msg) throws IOException {
+      send(new String(JobControlCodec.encode(msg), StandardCharsets.UTF_8));
+    }
+
+    /** Sends one line as is. */
+    void send(String line) throws IOException {
+      socket.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
       socket.getOutputStream().flush();
     }
 
-    /** The next line, or null once the worker closed the connection. */
-    JsonObject next() throws IOException {
+    /** The next message, or null once the worker closed the connection. */
+    JobControl.ToJob next() throws IOException {
       try {
         String line = in.readLine();
-        return line == null ? null : new JsonObject(line);
+        return line == null ? null : JobControlCodec.toJob(line.getBytes(StandardCharsets.UTF_8));
       } catch (SocketException reset) {
         return null;
       }
     }
 
-    JsonObject ready() {
-      return new JsonObject().put("op", "ready").put("slot", job.slot).put("pid", job.pid()).put("port", 4242)
-          .put("token", TOKEN);
+    JobControl.Ready ready() {
+      return new JobControl.Ready(job.slot, job.pid(), 4242, TOKEN);
+    }
+
+    /** Proves itself and says ready, as a job process does; returns once the worker believed it. */
+    void handshake() throws Exception {
+      send(hello(job.secret, workerNonce));
+      assertInstanceOf(JobControl.Welcome.class, next());
+      send(ready());
+      job.ready.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
     @Override
@@ -118,9 +135,8 @@ class ControlServerTest {
     listen(10_000);
     try (FakeJob fake = new FakeJob()) {
       fake.send(fake.hello(job.secret, fake.workerNonce));
-      JsonObject welcome = fake.next();
-      assertEquals("welcome", welcome.getString("op"));
-      assertTrue(ControlAuth.verifyWelcome(job.secret, DataAuth.bytes32(welcome.getString("proof")), fake.workerNonce,
+      JobControl.Welcome welcome = assertInstanceOf(JobControl.Welcome.class, fake.next());
+      assertTrue(ControlAuth.verifyWelcome(job.secret, DataAuth.bytes32(welcome.proof()), fake.workerNonce,
           fake.nonce, job.slot), "the worker holds the secret too");
       fake.send(fake.ready());
       JobProcess ready = job.ready.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
@@ -152,7 +168,7 @@ class ControlServerTest {
       second.send(first.hello(job.secret, first.workerNonce));
       assertNull(second.next(), "a proof over another connection's challenge");
       first.send(first.hello(job.secret, first.workerNonce));
-      assertEquals("welcome", first.next().getString("op"), "the process itself still gets in");
+      assertInstanceOf(JobControl.Welcome.class, first.next(), "the process itself still gets in");
     }
   }
 
@@ -163,5 +179,46 @@ class ControlServerTest {
       assertNull(fake.next(), "closed at the deadline");
     }
     assertFalse(job.ready.future().isComplete());
+  }
+
+  @Test
+  void aHelloThatIsNotOneOrNotJsonIsRefused() throws Exception {
+    listen(10_000);
+    try (FakeJob fake = new FakeJob()) {
+      fake.send("{\"type\":\"Hello\",\"slot\":\"" + job.slot + "\",\"nonce\":\"ab\",\"proof\":\"" + TOKEN + "\"}");
+      assertNull(fake.next(), "a nonce of the wrong form closes the connection");
+    }
+    try (FakeJob fake = new FakeJob()) {
+      fake.send("{\"type\":\"Pong\",\"calls\":1}");
+      assertNull(fake.next(), "any other message first closes the connection");
+    }
+    try (FakeJob fake = new FakeJob()) {
+      fake.send("hello?");
+      assertNull(fake.next(), "so does a line that is not JSON");
+    }
+    assertFalse(job.ready.future().isComplete());
+  }
+
+  @Test
+  void aReadyProcessIsHeardInTypedMessagesAndAnUnknownOneIsIgnored() throws Exception {
+    listen(10_000);
+    try (FakeJob fake = new FakeJob()) {
+      fake.handshake();
+      fake.send(new JobControl.Pong(7));
+      fake.send(new JobControl.Stopping("no room for a payload"));
+      fake.send("{\"type\":\"Bogus\"}");
+      fake.send(new String(JobControlCodec.encode(new JobControl.Ping()), StandardCharsets.UTF_8));
+      fake.send("{\"type\":\"Released\",\"calls\":\"many\"}");
+      fake.send(new JobControl.Released(9));
+      assertEquals(new JobControl.Released(9), afterReady.poll(5, TimeUnit.SECONDS), "a message the worker does not take is ignored");
+      assertTrue(afterReady.isEmpty());
+      assertEquals(7, job.calls, "a pong carries the calls served");
+      assertEquals("no room for a payload", job.stopCause);
+      assertTrue(job.exitedItself);
+      assertFalse(job.controlClosed.future().isComplete());
+      fake.send("not json");
+      job.controlClosed.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertNull(fake.next(), "a line that is not JSON closes the link");
+    }
   }
 }

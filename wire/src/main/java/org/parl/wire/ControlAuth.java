@@ -6,13 +6,14 @@ import org.parl.security.SharedSecret;
 /**
  * The challenge-response on a worker's loopback control port: a job process and its worker prove
  * to each other that they hold the secret the worker gave that process (on its standard input),
- * before the worker believes the job's {@code ready} and before the job sends it.
+ * before the worker believes the job's {@code ready} and before the job sends it (the messages are
+ * {@link JobControl}'s).
  *
  * <pre>
- *   worker -&gt; job     {"op":"challenge","nonce":hex workerNonce}
- *   job    -&gt; worker  {"op":"hello","slot":S,"nonce":hex jobNonce,"proof":hex helloProof}
- *   worker -&gt; job     {"op":"welcome","proof":hex welcomeProof}
- *   job    -&gt; worker  {"op":"ready",...}
+ *   worker -&gt; job     {"type":"Challenge","nonce":hex workerNonce}
+ *   job    -&gt; worker  {"type":"Hello","slot":S,"nonce":hex jobNonce,"proof":hex helloProof}
+ *   worker -&gt; job     {"type":"Welcome","proof":hex welcomeProof}
+ *   job    -&gt; worker  {"type":"Ready",...}
  *
  *   helloProof   = HMAC(secret, "parl control hello" | workerNonce | jobNonce | S)
  *   welcomeProof = HMAC(secret, "parl control welcome" | workerNonce | jobNonce | S)

@@ -2,8 +2,6 @@ package org.parl.wire;
 
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import io.vertx.core.parsetools.RecordParser;
 import java.util.function.Consumer;
@@ -11,8 +9,8 @@ import java.util.function.Consumer;
 /**
  * Control messages over TCP as one JSON object per line: readable in a packet capture, easy to
  * speak from any language, and cheap enough for control traffic (the data path uses {@link Frames}).
- * The gateway protocol ({@code org.parl.wire.gateway}) sends typed messages this way; the link
- * between a worker and its job processes still sends plain JSON objects.
+ * The gateway protocol ({@code org.parl.wire.gateway}) and the link between a worker and its job
+ * processes ({@link JobControl}) send typed messages this way.
  */
 public final class JsonLines {
 
@@ -77,33 +75,8 @@ public final class JsonLines {
     }
   }
 
-  /**
-   * Parses the socket's input into JSON objects. A line that is not a JSON object goes to
-   * {@code onBad} with a reason; a line longer than {@link #MAX_LINE} closes the socket.
-   */
-  public static void read(NetSocket socket, Handler<JsonObject> onMessage, Consumer<String> onBad) {
-    readLines(socket, line -> {
-      JsonObject msg;
-      try {
-        msg = new JsonObject(line);
-      } catch (DecodeException | ClassCastException e) {
-        onBad.accept("not a JSON object: " + abbreviate(line.toString()));
-        return;
-      }
-      onMessage.handle(msg);
-    }, onBad);
-  }
-
-  public static void write(NetSocket socket, JsonObject msg) {
-    socket.write(Buffer.buffer(msg.encode()).appendByte((byte) '\n'));
-  }
-
   /** Writes one line of already encoded JSON (which holds no raw newline). */
   public static void write(NetSocket socket, byte[] json) {
     socket.write(Buffer.buffer(json.length + 1).appendBytes(json).appendByte((byte) '\n'));
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
   }
 }
