@@ -1,6 +1,5 @@
 package org.parl.client;
 
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.FileSystems;
@@ -17,6 +16,7 @@ import java.util.stream.Stream;
 import org.parl.InvalidRequestException;
 import org.parl.Parl;
 import org.parl.wire.ClassPaths;
+import org.parl.wire.gateway.RuntimeJar;
 
 /**
  * What a job needs that the cluster does not have: the client's class-path entries (its own
@@ -39,16 +39,16 @@ final class CodeBundle {
   }
 
   /**
-   * @param provided the jars every job already has, from the master: {@code {name, size, hash}}
+   * @param provided the jars every job already has, from the master's welcome
    * @param patterns the distributed-file globs, relative to the working directory
    */
-  static CodeBundle build(List<JsonObject> provided, List<String> patterns) throws IOException {
+  static CodeBundle build(List<RuntimeJar> provided, List<String> patterns) throws IOException {
     Path parl = location(Parl.class);
     Set<String> names = new HashSet<>();
     Set<String> hashes = new HashSet<>();
-    for (JsonObject jar : provided) {
-      names.add(jar.getString("name") + "|" + jar.getLong("size"));
-      hashes.add(jar.getString("hash"));
+    for (RuntimeJar jar : provided) {
+      names.add(jar.name() + "|" + jar.size());
+      hashes.add(jar.hash());
     }
     List<Blob> code = new ArrayList<>();
     Set<Path> known = new HashSet<>();

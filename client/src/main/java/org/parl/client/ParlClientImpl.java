@@ -90,7 +90,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
   /** Data connections being set up, by job id: a job that ends meanwhile closes its connection. */
   private final Map<String, ActorConnection> opening = new ConcurrentHashMap<>();
-  private final Map<String, JsonObject> endedEarly = new ConcurrentHashMap<>();
+  private final Map<String, GatewayReply.JobEnded> endedEarly = new ConcurrentHashMap<>();
   private volatile String lostReason;
   /** The code bundle, built once (again if that failed); read without the lock once built. */
   private volatile Future<CodeBundle> bundle;
@@ -348,10 +348,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     } finally {
       opening.remove(job.jobId());
     }
-    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(),
-        GatewayCodec.toJson(job), conn, codec);
+    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), job, conn, codec);
     actors.put(actor.jobId(), actor);
-    JsonObject early = endedEarly.remove(actor.jobId());
+    GatewayReply.JobEnded early = endedEarly.remove(actor.jobId());
     if (early != null) {
       actor.ended(early);
     }
@@ -371,10 +370,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     Future<CodeBundle> b;
     synchronized (this) {
       if (bundle == null || bundle.failed()) {
-        List<JsonObject> provided = new ArrayList<>();
-        welcome.runtime().forEach(jar -> provided.add(GatewayCodec.toJson(jar)));
         List<String> patterns = List.copyOf(options.getDistributedFiles());
-        bundle = vertx.executeBlocking(() -> CodeBundle.build(provided, patterns), false);
+        bundle = vertx.executeBlocking(() -> CodeBundle.build(welcome.runtime(), patterns), false);
       }
       b = bundle;
     }
@@ -383,14 +380,13 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
 
   /** The master says a job ended: its actor is lost (unless closing), or its set-up stops now. */
   private void onJobEnded(GatewayReply.JobEnded ended) {
-    JsonObject event = GatewayCodec.toJson(ended);
     String jobId = ended.jobId();
     RemoteActorImpl<?> actor = actors.get(jobId);
     if (actor != null) {
-      actor.ended(event);
+      actor.ended(ended);
       return;
     }
-    endedEarly.put(jobId, event);
+    endedEarly.put(jobId, ended);
     vertx.setTimer(60_000, t -> endedEarly.remove(jobId));
     ActorConnection settingUp = opening.get(jobId);
     if (settingUp != null) {
@@ -398,14 +394,14 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     RemoteActorImpl<?> justOpened = actors.get(jobId);
     if (justOpened != null && endedEarly.remove(jobId) != null) {
-      justOpened.ended(event);
+      justOpened.ended(ended);
     }
   }
 
   /** Why a job whose connection failed during its set-up is gone, if the master said so. */
   private Optional<ActorLostException> endedBeforeUse(String jobId) {
     return Optional.ofNullable(endedEarly.get(jobId)).map(e -> new ActorLostException("the actor's job " + jobId
-        + " ended before it could be used: " + e.getString("cause", "no cause given") + ". Create a new actor to go on"));
+        + " ended before it could be used: " + e.cause() + ". Create a new actor to go on"));
   }
 
   /**

@@ -3,7 +3,6 @@ package org.parl.client;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
@@ -22,14 +21,14 @@ import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
-import org.parl.wire.BadMessageException;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
 import org.parl.wire.SharedLink;
 import org.parl.wire.ValueCodec;
-import org.parl.wire.gateway.GatewayCodec;
+import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GpuFault;
+import org.parl.wire.gateway.JobPlacement;
 
 /**
  * A created actor: its data connection, its blocking proxy, and how it ended. Once its job is known
@@ -64,17 +63,17 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   private final Owner client;
   private final Class<T> api;
   private final String implName;
-  private final JsonObject job;
+  private final JobPlacement job;
   private final ActorConnection conn;
   private final ValueCodec codec;
-  private final Promise<JsonObject> ended = Promise.promise();
+  private final Promise<GatewayReply.JobEnded> ended = Promise.promise();
   private final Map<Method, MethodInfo> methods = new ConcurrentHashMap<>();
   private final T proxy;
   private volatile Future<Void> closing;
   /** Set once the actor is known to be gone: every later call fails with it at once. */
   private volatile ActorLostException lost;
 
-  RemoteActorImpl(Owner client, Class<T> api, String implName, JsonObject job, ActorConnection conn, ValueCodec codec) {
+  RemoteActorImpl(Owner client, Class<T> api, String implName, JobPlacement job, ActorConnection conn, ValueCodec codec) {
     this.client = client;
     this.api = api;
     this.implName = implName;
@@ -242,24 +241,24 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   @Override
   public List<String> gpus() {
-    return job.getJsonArray("gpus").stream().map(String::valueOf).toList();
+    return job.gpus().stream().map(String::valueOf).toList();
   }
 
   @Override
   public String jobId() {
-    return job.getString("jobId");
+    return job.jobId();
   }
 
   @Override
   public String workerId() {
-    return job.getString("workerId");
+    return job.workerId();
   }
 
   /**
    * The master says this actor's job ended (closed, crashed, killed, or lost with its worker): unless
    * this client is closing it, the actor is lost.
    */
-  void ended(JsonObject event) {
+  void ended(GatewayReply.JobEnded event) {
     ended.tryComplete(event);
     if (closing == null) {
       lose(lostError(event));
@@ -326,19 +325,12 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   /**
    * The exception of a job-ended event: a {@link GpuFaultException} when the JobCenter stopped the job
-   * for a faulty GPU (the event's typed {@code gpuFault}), else an {@link ActorLostException} with its cause.
+   * for a faulty GPU (the event's {@code gpuFault}), else an {@link ActorLostException} with its cause.
    */
-  private ActorLostException lostError(JsonObject event) {
-    String cause = event.getString("cause", "its job ended");
-    JsonObject f = event.getJsonObject("gpuFault");
-    if (f == null) {
-      return lostError(cause);
-    }
-    GpuFault fault;
-    try {
-      fault = GatewayCodec.fromJson(f, GpuFault.class);
-    } catch (BadMessageException bad) {
-      return lostError(cause);
+  private ActorLostException lostError(GatewayReply.JobEnded event) {
+    GpuFault fault = event.gpuFault();
+    if (fault == null) {
+      return lostError(event.cause());
     }
     return new GpuFaultException("actor " + implName + " (" + jobId() + " on worker " + workerId() + ") was stopped: "
         + fault.describe() + ", so it was quarantined. Create a new actor to go on: it is placed on a healthy GPU",

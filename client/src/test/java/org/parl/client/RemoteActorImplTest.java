@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,9 +18,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.parl.ActorLostException;
 import org.parl.CallTimeoutException;
+import org.parl.GpuFaultException;
 import org.parl.RemoteActor;
 import org.parl.wire.Frames;
 import org.parl.wire.ValueCodec;
+import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.GpuFault;
+import org.parl.wire.gateway.JobPlacement;
 
 /**
  * Call timeouts and lost actors against a fake job on a real loopback socket that answers only when
@@ -71,7 +74,8 @@ class RemoteActorImplTest {
   }
 
   private RemoteActorImpl<Work> actor() throws Exception {
-    JsonObject placement = new JsonObject().put("jobId", "job-7").put("workerId", "w-fake").put("gpus", new JsonArray());
+    JobPlacement placement = new JobPlacement("job-7", "client-1", "w-fake", "FakeWork", 1, List.of(), 0, 0, 0, 0,
+        "127.0.0.1", 1, "token", 0, "slot-0");
     RemoteActorImpl<Work> a = new RemoteActorImpl<>(owner, Work.class, "FakeWork", placement, job.connect(), new ValueCodec());
     a.armReader();
     return a;
@@ -149,7 +153,7 @@ class RemoteActorImplTest {
     Future<Void> pending = a.run(Work::step);
     job.next(); // received, never answered, the socket left open
     String cause = "worker w-fake on host-b left the cluster (no heartbeat for 5 s)";
-    a.ended(new JsonObject().put("jobId", "job-7").put("workerId", "w-fake").put("cause", cause).put("lost", true));
+    a.ended(new GatewayReply.JobEnded("job-7", "w-fake", cause, true));
 
     Throwable e = failure(pending);
     assertInstanceOf(ActorLostException.class, e, String.valueOf(e));
@@ -157,6 +161,16 @@ class RemoteActorImplTest {
     Future<Void> later = a.run(Work::step);
     assertTrue(later.failed() && later.cause() instanceof ActorLostException, "a later call fails at once: " + later);
     assertInstanceOf(ActorLostException.class, failure(a.withTimeout(Duration.ofSeconds(30)).get("count", Integer.class)));
+  }
+
+  @Test
+  void aJobStoppedForAFaultyGpuFailsCallsWithAGpuFault() throws Exception {
+    RemoteActorImpl<Work> a = actor();
+    a.ended(new GatewayReply.JobEnded("job-7", "w-fake", "GPU 2 is faulty", true,
+        new GpuFault("w-fake", 2, "GPU-2", "uncorrected volatile ECC errors: 2")));
+    GpuFaultException e = assertInstanceOf(GpuFaultException.class, failure(a.run(Work::step)));
+    assertEquals(2, e.gpu());
+    assertTrue(e.getMessage().contains("ECC errors: 2") && e.getMessage().contains("job-7"), e.getMessage());
   }
 
   @Test

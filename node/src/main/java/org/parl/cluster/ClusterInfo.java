@@ -31,11 +31,6 @@ public record ClusterInfo(
         d.maxGpusPerActor(), d.monitorUrl(), d.encryptData(), d.masterMemberId());
   }
 
-  /** Reads the JSON form, with every check of {@link ClusterDescription}. */
-  public static ClusterInfo fromJson(JsonObject o) {
-    return of(GatewayCodec.fromJson(o, ClusterDescription.class));
-  }
-
   public ClusterDescription description() {
     return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, encryptData,
         masterMemberId);

@@ -1,6 +1,5 @@
 package org.parl.node;
 
-import io.vertx.core.json.JsonArray;
 import java.util.List;
 import java.util.UUID;
 import org.parl.control.ClusterType;
@@ -34,7 +33,7 @@ public final class LocalWorker {
             + "--gpu-cluster to use GPUs, or leave --gpus out");
       }
       int lent = cpus != null ? cpus : cores;
-      return settings(workerId, host, lent, List.of(), new JsonArray(), null, Math.min(lent, WARM_CPU_JOBS));
+      return settings(workerId, host, lent, List.of(), List.of(), null, Math.min(lent, WARM_CPU_JOBS));
     }
     if (type == ClusterType.MIXED) {
       return mixed(workerId, host, cpus != null ? cpus : cores, gpus, inventory);
@@ -94,17 +93,11 @@ public final class LocalWorker {
     return gpus;
   }
 
-  private static JsonArray devices(GpuInventory.Reading reading, List<Integer> chosen) {
-    JsonArray devices = new JsonArray();
-    for (GpuDevice d : reading.devices()) {
-      if (chosen.contains(d.index())) {
-        devices.add(d.toJson());
-      }
-    }
-    return devices;
+  private static List<GpuDevice> devices(GpuInventory.Reading reading, List<Integer> chosen) {
+    return reading.devices().stream().filter(d -> chosen.contains(d.index())).toList();
   }
 
-  private static WorkerSettings settings(String id, String host, int cpus, List<Integer> gpus, JsonArray devices,
+  private static WorkerSettings settings(String id, String host, int cpus, List<Integer> gpus, List<GpuDevice> devices,
       String smi, int warm) {
     return new WorkerSettings(id, Hostnames.local(), host, cpus, gpus, devices,
         ParlHome.workers().resolve(id), ParlHome.codeCache(), smi, warm);

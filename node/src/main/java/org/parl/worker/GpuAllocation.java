@@ -1,7 +1,5 @@
 package org.parl.worker;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,22 +21,15 @@ final class GpuAllocation {
     this(units, false);
   }
 
+  /**
+   * @param units the worker's units ({@link WorkerSettings#gpuDevices()})
+   * @param byUuid whether {@code CUDA_VISIBLE_DEVICES} names every unit that has a UUID by it
+   */
   GpuAllocation(List<GpuDevice> units, boolean byUuid) {
     this.byUuid = byUuid;
     Map<Integer, GpuDevice> m = new LinkedHashMap<>();
     units.forEach(u -> m.put(u.index(), u));
     this.units = Map.copyOf(m);
-  }
-
-  /** From a worker's {@link WorkerSettings#gpuDevices()} (each a {@link GpuDevice#toJson()}). */
-  static GpuAllocation of(JsonArray devices) {
-    return of(devices, false);
-  }
-
-  /** @param byUuid whether {@code CUDA_VISIBLE_DEVICES} names every unit that has a UUID by it */
-  static GpuAllocation of(JsonArray devices, boolean byUuid) {
-    return new GpuAllocation(devices.stream().filter(JsonObject.class::isInstance)
-        .map(o -> GpuDevice.fromJson((JsonObject) o)).toList(), byUuid);
   }
 
   static GpuAllocation none() {

@@ -2,6 +2,7 @@ package org.parl.worker;
 
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
+import org.parl.wire.gateway.WorkerState.GpuCard;
 
 /**
  * One unit a worker can lend, as {@code nvidia-smi} describes it: a whole GPU, or one MIG instance
@@ -48,6 +49,12 @@ public record GpuDevice(int index, String uuid, String name, long memoryTotalMb,
     return mig.isPresent() ? uuid : String.valueOf(index);
   }
 
+  /** What the JobCenter is told of this unit when its worker registers, for display. */
+  public GpuCard card() {
+    return new GpuCard(index, uuid, name, memoryTotalMb, memoryUsedMb, utilization);
+  }
+
+  /** This unit in a worker's host statistics ({@code gpuDevices}), which monitors read. */
   public JsonObject toJson() {
     JsonObject j = new JsonObject()
         .put("index", index)
@@ -60,18 +67,5 @@ public record GpuDevice(int index, String uuid, String name, long memoryTotalMb,
     mig.ifPresent(m -> j.put("mig", new JsonObject().put("parentIndex", m.parentIndex())
         .put("parentUuid", m.parentUuid()).put("device", m.device())));
     return j;
-  }
-
-  /** A unit from {@link #toJson()} (what a worker's settings carry); fields it lacks take their defaults. */
-  public static GpuDevice fromJson(JsonObject j) {
-    JsonObject h = j.getJsonObject("health");
-    GpuHealth health = h == null ? GpuHealth.HEALTHY
-        : new GpuHealth(GpuHealth.State.valueOf(h.getString("state", "healthy").toUpperCase(java.util.Locale.ROOT)),
-            h.getString("fault", ""));
-    JsonObject m = j.getJsonObject("mig");
-    Optional<Mig> mig = m == null ? Optional.empty()
-        : Optional.of(new Mig(m.getInteger("parentIndex"), m.getString("parentUuid", ""), m.getInteger("device")));
-    return new GpuDevice(j.getInteger("index"), j.getString("uuid", ""), j.getString("name", ""),
-        j.getLong("memoryTotalMb", 0L), j.getLong("memoryUsedMb", 0L), j.getInteger("utilization", 0), health, mig);
   }
 }

@@ -1,6 +1,5 @@
 package org.parl.worker;
 
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,8 +35,7 @@ final class GpuHealthWatch {
 
   GpuHealthWatch(WorkerSettings settings) {
     this.settings = settings;
-    settings.gpuDevices().stream().filter(JsonObject.class::isInstance).map(o -> GpuDevice.fromJson((JsonObject) o))
-        .forEach(d -> uuids.put(d.index(), d.uuid()));
+    settings.gpuDevices().forEach(d -> uuids.put(d.index(), d.uuid()));
   }
 
   /** The conditions to report for this reading, when any lent GPU's condition changed; else empty. */

@@ -44,10 +44,12 @@ final class HostStats {
     if (s.nvidiaSmi() != null) {
       GpuInventory.Reading r = INVENTORIES.computeIfAbsent(s.nvidiaSmi(), GpuInventory::new).read();
       reading = r;
-      JsonArray gpus = new JsonArray();
-      r.devices().stream().filter(d -> s.gpus().contains(d.index())).forEach(d -> gpus.add(d.toJson()));
       boolean noneRead = r.problem().isPresent() && !r.stale();
-      stats.put("gpuDevices", noneRead ? s.gpuDevices() : gpus);
+      List<GpuDevice> shown = noneRead ? s.gpuDevices()
+          : r.devices().stream().filter(d -> s.gpus().contains(d.index())).toList();
+      JsonArray gpus = new JsonArray();
+      shown.forEach(d -> gpus.add(d.toJson()));
+      stats.put("gpuDevices", gpus);
       stats.put("gpuStale", r.problem().isPresent());
       r.problem().ifPresent(p -> stats.put("gpuProblem", p));
     }

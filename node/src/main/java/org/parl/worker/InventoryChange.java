@@ -70,9 +70,7 @@ public record InventoryChange(List<Difference> differences) {
     if (now.problem().isPresent() || now.stale()) {
       return Optional.empty();
     }
-    List<GpuDevice> units = registered.gpuDevices().stream().filter(io.vertx.core.json.JsonObject.class::isInstance)
-        .map(o -> GpuDevice.fromJson((io.vertx.core.json.JsonObject) o)).toList();
-    return Optional.of(compare(units, now.devices()));
+    return Optional.of(compare(registered.gpuDevices(), now.devices()));
   }
 
   /**

@@ -1,8 +1,6 @@
 package org.parl.worker;
 
 import io.vertx.core.Promise;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
 import java.util.List;
@@ -131,21 +129,5 @@ final class JobProcess {
 
   boolean warm() {
     return jobId == null;
-  }
-
-  JsonObject toJson() {
-    return new JsonObject()
-        .put("jobId", jobId)
-        .put("slot", slot)
-        .put("clientId", clientId)
-        .put("actorClass", actorClass)
-        .put("pid", pid())
-        .put("state", state.name().toLowerCase())
-        .put("gpus", new JsonArray(gpus))
-        .put("memoryLimitMb", memoryLimitMb)
-        .put("startedAt", startedAt)
-        .put("endedAt", endedAt)
-        .put("calls", calls)
-        .put("cause", endCause);
   }
 }

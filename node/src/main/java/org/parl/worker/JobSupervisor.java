@@ -79,7 +79,7 @@ final class JobSupervisor {
     this.context = context;
     this.settings = settings;
     this.launcher = new JobLauncher(settings.host(), settings.codeCache());
-    launcher.gpuAllocation(GpuAllocation.of(settings.gpuDevices(), settings.gpuPolicy().byUuid()));
+    launcher.gpuAllocation(new GpuAllocation(settings.gpuDevices(), settings.gpuPolicy().byUuid()));
     this.onJobEnded = onJobEnded;
     this.onWarmEnded = onWarmEnded;
     control.afterReady(this::afterReady);

@@ -1,6 +1,5 @@
 package org.parl.worker;
 
-import io.vertx.core.json.JsonArray;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -9,7 +8,7 @@ import java.util.List;
  *
  * @param cpus CPUs lent on a CPU cluster (the host's core count is reported on a GPU cluster)
  * @param gpus GPU ids lent on a GPU cluster, empty on a CPU cluster
- * @param gpuDevices the devices nvidia-smi reported, for display
+ * @param gpuDevices the units it lends as nvidia-smi described them when it started (empty without an inventory)
  * @param workDir per-worker folder for job logs and job working directories
  * @param codeCache host-wide folder of shipped code, by content hash
  * @param nvidiaSmi the nvidia-smi binary used for periodic GPU statistics, or null
@@ -23,7 +22,7 @@ public record WorkerSettings(
     String host,
     int cpus,
     List<Integer> gpus,
-    JsonArray gpuDevices,
+    List<GpuDevice> gpuDevices,
     Path workDir,
     Path codeCache,
     String nvidiaSmi,
@@ -31,11 +30,12 @@ public record WorkerSettings(
     GpuPolicy gpuPolicy) {
 
   public WorkerSettings {
+    gpuDevices = List.copyOf(gpuDevices);
     gpuPolicy = gpuPolicy == null ? GpuPolicy.DEFAULT : gpuPolicy;
   }
 
   /** With the default {@link GpuPolicy}. */
-  public WorkerSettings(String workerId, String hostname, String host, int cpus, List<Integer> gpus, JsonArray gpuDevices,
+  public WorkerSettings(String workerId, String hostname, String host, int cpus, List<Integer> gpus, List<GpuDevice> gpuDevices,
       Path workDir, Path codeCache, String nvidiaSmi, int warmJobs) {
     this(workerId, hostname, host, cpus, gpus, gpuDevices, workDir, codeCache, nvidiaSmi, warmJobs, GpuPolicy.DEFAULT);
   }

@@ -3,7 +3,6 @@ package org.parl.worker;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +36,6 @@ import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
 import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.WorkerState.GpuCard;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -388,15 +386,8 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private Future<Registered> register() {
-    List<GpuCard> cards = new ArrayList<>();
-    for (Object o : settings.gpuDevices()) {
-      if (o instanceof JsonObject d) {
-        cards.add(new GpuCard(d.getInteger("index"), d.getString("uuid"), d.getString("name"),
-            d.getLong("memoryTotalMb", 0L), d.getLong("memoryUsedMb", 0L), d.getInteger("utilization", 0)));
-      }
-    }
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
-        settings.cpus(), settings.gpus(), cards);
+        settings.cpus(), settings.gpus(), settings.gpuDevices().stream().map(GpuDevice::card).toList());
     followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
     rememberMasters();
     return register(REGISTER_TIMEOUT_MS);

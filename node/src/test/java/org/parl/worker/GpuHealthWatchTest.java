@@ -3,7 +3,6 @@ package org.parl.worker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonArray;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -15,12 +14,8 @@ class GpuHealthWatchTest {
     return new GpuDevice(index, uuid, "Fake", 16_000, 0, 0);
   }
 
-  private static final WorkerSettings SETTINGS;
-
-  static {
-    JsonArray devices = new JsonArray().add(gpu(0, "GPU-a").toJson()).add(gpu(1, "GPU-b").toJson());
-    SETTINGS = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1), devices, null, null, "nvidia-smi", 1);
-  }
+  private static final WorkerSettings SETTINGS = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1),
+      List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")), null, null, "nvidia-smi", 1);
 
   private static final GpuHealth ECC = new GpuHealth(GpuHealth.State.FAULTY, "uncorrected volatile ECC errors: 2");
 

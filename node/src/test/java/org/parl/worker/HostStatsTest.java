@@ -28,7 +28,7 @@ class HostStatsTest {
     return s;
   }
 
-  private WorkerSettings settings(Path smi, JsonArray registered) {
+  private WorkerSettings settings(Path smi, List<GpuDevice> registered) {
     return new WorkerSettings("w-test", "host", "127.0.0.1", 2, List.of(1), registered, tmp.resolve("work"),
         tmp.resolve("code"), smi.toString(), 0);
   }
@@ -38,7 +38,7 @@ class HostStatsTest {
 
   @Test
   void freshFiguresOfTheLentGpusOnly() throws IOException {
-    JsonObject stats = HostStats.read(settings(script(GOOD), new JsonArray()));
+    JsonObject stats = HostStats.read(settings(script(GOOD), List.of()));
     assertFalse(stats.getBoolean("gpuStale"));
     assertNull(stats.getString("gpuProblem"));
     assertEquals(new JsonArray().add(new GpuDevice(1, "GPU-b", "Fake", 1000, 20, 2).toJson()), stats.getJsonArray("gpuDevices"));
@@ -46,7 +46,7 @@ class HostStatsTest {
 
   @Test
   void aFailedReadingKeepsTheLastGoodFiguresMarkedStale() throws IOException {
-    WorkerSettings s = settings(script(GOOD), new JsonArray());
+    WorkerSettings s = settings(script(GOOD), List.of());
     HostStats.read(s);
     script(BROKEN);
     JsonObject stats = HostStats.read(s);
@@ -57,9 +57,9 @@ class HostStatsTest {
 
   @Test
   void withNoGoodReadingTheRegisteredDevicesAreShownStale() throws IOException {
-    JsonArray registered = new JsonArray().add(new GpuDevice(1, "GPU-b", "Fake", 1000, 0, 0).toJson());
-    JsonObject stats = HostStats.read(settings(script(BROKEN), registered));
+    GpuDevice registered = new GpuDevice(1, "GPU-b", "Fake", 1000, 0, 0);
+    JsonObject stats = HostStats.read(settings(script(BROKEN), List.of(registered)));
     assertTrue(stats.getBoolean("gpuStale"));
-    assertEquals(registered, stats.getJsonArray("gpuDevices"));
+    assertEquals(new JsonArray().add(registered.toJson()), stats.getJsonArray("gpuDevices"));
   }
 }

@@ -53,9 +53,7 @@ class InventoryChangeTest {
 
   @Test
   void sinceRegistrationFromTheWorkersSettingsAndOnlyOnAGoodReading() {
-    io.vertx.core.json.JsonArray devices = new io.vertx.core.json.JsonArray();
-    REGISTERED.forEach(d -> devices.add(d.toJson()));
-    WorkerSettings s = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1, 2), devices, null, null, "nvidia-smi", 1);
+    WorkerSettings s = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1, 2), REGISTERED, null, null, "nvidia-smi", 1);
     assertEquals(Optional.of(new InventoryChange(List.of(new InventoryChange.Gone(2, "GPU-c")))),
         InventoryChange.since(s, GpuInventory.Reading.of(List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")))));
     assertEquals(Optional.empty(), InventoryChange.since(s, GpuInventory.Reading.failed("nvidia-smi hangs")));

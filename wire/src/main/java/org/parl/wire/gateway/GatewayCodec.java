@@ -30,14 +30,12 @@ public final class GatewayCodec {
     return JSON.encode(reply);
   }
 
-  /** A record of this protocol (a reply or one of its parts) as a JSON object, for code that still takes JSON. */
+  /**
+   * A record of this protocol (a reply or one of its parts) as a JSON object, for JSON that leaves the
+   * process in the same form: the cluster's description in the cluster map, the masters in the monitor's API.
+   */
   public static JsonObject toJson(Object value) {
     return new JsonObject(Buffer.buffer(JSON.encode(value)));
-  }
-
-  /** Reads a record of this protocol from its JSON object form, with every check. */
-  public static <T> T fromJson(JsonObject json, Class<T> type) {
-    return JSON.decode(json.toBuffer().getBytes(), type);
   }
 
   /** Decodes a request line; a {@link BadMessageException} says what is wrong with it. */
