@@ -1,13 +1,11 @@
 package org.parl.client;
 
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import javax.net.ssl.SSLSocket;
 import org.parl.ActorLostException;
@@ -156,7 +154,7 @@ final class ActorConnection {
         throw new IOException("answer " + f.id() + " does not match request " + id);
       }
       if (f.type() == Frames.ERROR) {
-        throw Errors.fromJob(new JsonObject(new String(f.payload(), StandardCharsets.UTF_8)));
+        throw Errors.fromJob(f.payload(), f.length());
       }
       return f.payload();
     } finally {

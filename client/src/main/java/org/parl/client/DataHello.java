@@ -1,9 +1,6 @@
 package org.parl.client;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,7 +10,10 @@ import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
@@ -32,12 +32,6 @@ import org.slf4j.LoggerFactory;
 final class DataHello {
 
   private static final Logger LOG = LoggerFactory.getLogger(DataHello.class);
-
-  /**
-   * Blob hashes a HELLO lists at most, so that it and its answer stay under the limit of frames
-   * before authentication; the others are shipped without asking.
-   */
-  static final int MAX_LISTED = 800;
 
   /** Longer than a job gives a connection to authenticate: the job closes the connection first. */
   static final int HELLO_MS = 15_000;
@@ -130,11 +124,11 @@ final class DataHello {
       String where, SharedLink offer) throws IOException {
     Frames.Frame first = conn.first(timeoutMs);
     if (first.type() == Frames.ERROR) {
-      JsonObject error = new JsonObject(new String(first.payload(), 0, first.length(), StandardCharsets.UTF_8));
-      if (DataAuth.BUSY.equals(error.getString("message"))) {
+      ParlException error = Errors.fromJob(first.payload(), first.length());
+      if (DataAuth.BUSY.equals(error.getMessage())) {
         throw new Busy();
       }
-      throw Errors.fromJob(error);
+      throw error;
     }
     if (first.type() != Frames.CHALLENGE) {
       throw new ParlException("the job at " + where + " did not open with a challenge: use the same parl version on "
@@ -147,30 +141,28 @@ final class DataHello {
     }
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     byte[] fingerprint = conn.fingerprint();
-    List<String> listed = blobs.subList(0, Math.min(blobs.size(), MAX_LISTED));
+    List<String> listed = blobs.subList(0, Math.min(blobs.size(), DataMessage.MAX_LISTED));
     HexFormat hex = HexFormat.of();
-    JsonObject hello = new JsonObject()
-        .put("protocol", Frames.PROTOCOL)
-        .put("nonce", hex.formatHex(nonce))
-        .put("proof", hex.formatHex(DataAuth.helloProof(secret, challenge.nonce(), nonce, fingerprint)))
-        .put("clientId", clientId)
-        .put("blobs", new JsonArray(List.copyOf(listed)));
-    if (offer != null) {
-      hello.put("shm", new JsonObject().put("file", offer.file().toString()).put("size", offer.size()));
-    }
-    byte[] helloBytes = hello.toBuffer().getBytes();
+    byte[] helloBytes = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),
+        hex.formatHex(DataAuth.helloProof(secret, challenge.nonce(), nonce, fingerprint)), clientId, listed,
+        offer == null ? null : new DataMessage.Offer(offer.file().toString(), offer.size())));
     byte[] answerBytes;
-    JsonObject answer;
     try {
       answerBytes = conn.exchange(Frames.HELLO, helloBytes, timeoutMs, Frames.PRE_AUTH_MAX_PAYLOAD);
-      answer = new JsonObject(new String(answerBytes, StandardCharsets.UTF_8));
     } catch (InvalidRequestException e) {
       if (e.getMessage().startsWith(DataAuth.REFUSED)) {
         throw new AuthenticationException("the job at " + where + " refused this client: " + e.getMessage(), e);
       }
       throw e;
     }
-    if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.getValue("proof")), challenge.nonce(), nonce, fingerprint)) {
+    DataMessage.Welcome answer;
+    try {
+      answer = DataMessageCodec.welcome(answerBytes, answerBytes.length);
+    } catch (BadMessageException e) { // it has not proven itself: what it says is nothing to act on
+      throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " answered with a malformed welcome: "
+          + e.getMessage());
+    }
+    if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.proof()), challenge.nonce(), nonce, fingerprint)) {
       throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " did not prove that it holds its "
           + "credential" + (fingerprint.length > 0 ? " over the TLS certificate it showed" : ""));
     }
@@ -179,7 +171,7 @@ final class DataHello {
     }
     if (offer != null) {
       offer.unlink();
-      if (Boolean.TRUE.equals(answer.getValue("shm"))) {
+      if (Boolean.TRUE.equals(answer.shm())) {
         conn.share(offer);
       } else {
         LOG.debug("the job at {} did not map the shared area: large arrays go on the socket", where);
@@ -188,11 +180,11 @@ final class DataHello {
     }
     Set<String> asked = Set.copyOf(listed);
     Set<String> ship = new LinkedHashSet<>(blobs.subList(listed.size(), blobs.size()));
-    answer.getJsonArray("missing", new JsonArray()).forEach(h -> {
-      if (h instanceof String hash && asked.contains(hash)) {
+    for (String hash : answer.missing()) {
+      if (asked.contains(hash)) {
         ship.add(hash);
       }
-    });
+    }
     return ship;
   }
 }

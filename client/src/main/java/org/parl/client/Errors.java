@@ -1,8 +1,5 @@
 package org.parl.client;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import java.util.ArrayList;
 import java.util.List;
 import org.parl.ActorLostException;
 import org.parl.AuthenticationException;
@@ -13,6 +10,9 @@ import org.parl.RemoteAttributeException;
 import org.parl.RemoteException;
 import org.parl.RemoteSerializationException;
 import org.parl.ResourceException;
+import org.parl.wire.BadMessageException;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.ErrorKind;
 
 /**
@@ -39,27 +39,22 @@ final class Errors {
   }
 
   /**
-   * The JSON body of a job's ERROR frame: {@code kind} (an {@link ErrorKind} name), {@code message},
-   * and for {@link ErrorKind#REMOTE} the remote exception's class, message and stack.
+   * The body of a job's ERROR frame ({@link DataMessage.Failure}) as the exception of its kind, with
+   * the remote exception's class, message and stack for {@link ErrorKind#REMOTE}; a body that cannot
+   * be read is a {@link ParlException} that says why.
    */
-  static ParlException fromJob(JsonObject err) {
-    String message = err.getString("message", "no reason given");
-    ErrorKind kind = ErrorKind.ofName(err.getString("kind", ""));
-    if (kind == ErrorKind.REMOTE) {
-      return new RemoteException(message, err.getString("exception", "?"), err.getString("exceptionMessage"),
-          stack(err.getJsonArray("stack", new JsonArray())));
+  static ParlException fromJob(byte[] payload, int length) {
+    DataMessage.Failure failure;
+    try {
+      failure = DataMessageCodec.failure(payload, length);
+    } catch (BadMessageException e) {
+      return new ParlException("the job reported an error that cannot be read: " + e.getMessage());
     }
-    return of(kind, message);
-  }
-
-  private static List<StackTraceElement> stack(JsonArray frames) {
-    List<StackTraceElement> out = new ArrayList<>();
-    for (Object o : frames) {
-      if (o instanceof JsonObject f) {
-        out.add(new StackTraceElement(f.getString("class", "?"), f.getString("method", "?"),
-            f.getString("file"), f.getInteger("line", -1)));
-      }
+    String message = failure.message() == null ? "no reason given" : failure.message();
+    if (failure.kind() == ErrorKind.REMOTE) {
+      return new RemoteException(message, failure.exception() == null ? "?" : failure.exception(), failure.exceptionMessage(),
+          failure.stack().stream().map(f -> new StackTraceElement(f.className(), f.method(), f.file(), f.line())).toList());
     }
-    return out;
+    return of(failure.kind(), message);
   }
 }

@@ -6,8 +6,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +33,9 @@ import org.parl.RemoteSerializationException;
 import org.parl.net.HostPort;
 import org.parl.net.Hostnames;
 import org.parl.security.ClusterToken;
+import org.parl.wire.BadMessageException;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedArea;
 import org.parl.wire.Signatures;
@@ -147,7 +148,11 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       GatewayCodec.warmUp();
       return null;
     }, false);
-    Future<ValueCodec> valueCodec = vertx.executeBlocking(ValueCodec::new, false);
+    // the data connection's codecs: a first create should not pay for building them
+    Future<ValueCodec> valueCodec = vertx.executeBlocking(() -> {
+      DataMessageCodec.warmUp();
+      return new ValueCodec();
+    }, false);
     Promise<ParlClient> result = Promise.promise();
     ctx.runOnContext(v -> token
         .map(t -> GatewayFailover.of(vertx, masters, t, gatewayCodec, timeoutMs))
@@ -326,17 +331,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
           conn.exchange(Frames.BLOB, Frames.named(b.hash(), b.content()), SETUP_MS);
         }
       }
-      JsonArray files = new JsonArray();
-      code.files.forEach(f -> files.add(new JsonObject().put("name", f.name()).put("hash", f.hash())));
-      JsonArray codeHashes = new JsonArray();
-      code.code.forEach(b -> codeHashes.add(b.hash()));
-      JsonObject header = new JsonObject()
-          .put("api", spec.api().getName())
-          .put("impl", spec.impl().getName())
-          .put("ctor", Signatures.of(spec.ctor()))
-          .put("code", codeHashes)
-          .put("files", files);
-      conn.exchange(Frames.CREATE, Frames.named(header.encode(), ctorArgs), SETUP_MS);
+      conn.exchange(Frames.CREATE, Frames.named(createHeader(spec, code), ctorArgs), SETUP_MS);
     } catch (IOException | RuntimeException e) {
       conn.closeSocket();
       Optional<ActorLostException> ended = endedBeforeUse(job.jobId()).or(() -> Optional.ofNullable(lostReason)
@@ -359,6 +354,21 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     actor.armReader();
     return actor;
+  }
+
+  /**
+   * The JSON header of the actor's CREATE frame ({@link DataMessage.Create}).
+   *
+   * @throws InvalidRequestException when the actor's code cannot be described within the header's limits
+   */
+  private static byte[] createHeader(ActorBuilderImpl.Spec<?> spec, CodeBundle code) {
+    try {
+      return DataMessageCodec.encode(new DataMessage.Create(spec.api().getName(), spec.impl().getName(),
+          Signatures.of(spec.ctor()), code.code.stream().map(Blob::hash).toList(),
+          code.files.stream().map(f -> new DataMessage.ShippedFile(f.name(), f.hash())).toList()));
+    } catch (BadMessageException e) {
+      throw new InvalidRequestException("the actor " + spec.impl().getName() + " cannot be created: " + e.getMessage(), e);
+    }
   }
 
   private Future<CodeBundle> bundle(ActorBuilderImpl.Spec<?> spec) {

@@ -4,8 +4,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,7 +62,7 @@ final class PendingCalls {
       return;
     }
     if (f.type() == Frames.ERROR) {
-      complete(p, null, Errors.fromJob(new JsonObject(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8))));
+      complete(p, null, Errors.fromJob(f.payload(), f.length()));
       return;
     }
     Object value;

@@ -25,6 +25,7 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.parl.ActorLostException;
+import org.parl.ParlException;
 import org.parl.RemoteException;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.FrameBuffer;
@@ -245,6 +246,20 @@ class ActorConnectionTest {
         assertEquals(text, get(answers.get(i)));
       }
     }
+  }
+
+  @Test
+  void anErrorThatCannotBeReadFailsItsCallWithTheReason() throws Exception {
+    FakeJob job = job(false);
+    ActorConnection conn = connect(job);
+    Future<String> bad = conn.send(Frames.CALL, payload("bad"), decoder);
+    job.fail(job.next(), "{\"type\":\"Failure\",\"kind\":\"NOPE\"}".getBytes(StandardCharsets.UTF_8));
+    Throwable t = failure(bad);
+    assertEquals(ParlException.class, t.getClass());
+    assertTrue(t.getMessage().contains("cannot be read: field 'kind' must be one of"), t.getMessage());
+    Future<String> next = conn.send(Frames.CALL, payload("next"), decoder);
+    job.answer(job.next());
+    assertEquals("next", get(next), "the connection still serves");
   }
 
   @Test

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -38,6 +36,9 @@ import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
+import org.parl.wire.ErrorKind;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
 
@@ -66,8 +67,8 @@ class DataHelloTest {
 
   /** What a fake job answers to a client's HELLO. */
   private interface Welcome {
-    /** The payload of the RESULT (or of an ERROR when it starts with "!"). */
-    String answer(byte[] jobNonce, JsonObject hello, byte[] fingerprint) throws IOException;
+    /** The payload of the RESULT, or of an ERROR for a {@link DataMessage.Failure}. */
+    DataMessage.ToClient answer(byte[] jobNonce, DataMessage.Hello hello, byte[] fingerprint) throws IOException;
   }
 
   /** A job that challenges every connection and answers the HELLO with {@code welcome}. */
@@ -83,11 +84,10 @@ class DataHelloTest {
           byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
           Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, DataAuth.challenge(nonce));
           Frames.Frame hello = Frames.read(in);
-          String answer = welcome.answer(nonce, new JsonObject(new String(hello.payload(), StandardCharsets.UTF_8)),
+          DataMessage.ToClient answer = welcome.answer(nonce, DataMessageCodec.hello(hello.payload(), hello.length()),
               fingerprint);
-          boolean error = answer.startsWith("!");
-          Frames.write(s.getOutputStream(), error ? Frames.ERROR : Frames.RESULT, hello.id(),
-              (error ? answer.substring(1) : answer).getBytes(StandardCharsets.UTF_8));
+          Frames.write(s.getOutputStream(), answer instanceof DataMessage.Failure ? Frames.ERROR : Frames.RESULT, hello.id(),
+              DataMessageCodec.encode(answer));
           in.read(); // until the client closes
         } catch (IOException e) {
           // next connection, or closed by the test
@@ -102,10 +102,9 @@ class DataHelloTest {
   /** An honest job holding {@code s}: it proves over the client's nonce, and lacks blob A. */
   private static Welcome honest(SharedSecret s) {
     return (jobNonce, hello, fingerprint) -> {
-      byte[] clientNonce = DataAuth.bytes32(hello.getString("nonce"));
+      byte[] clientNonce = DataAuth.bytes32(hello.nonce());
       byte[] proof = DataAuth.welcomeProof(s, jobNonce, clientNonce, fingerprint);
-      return new JsonObject().put("jobId", "job-1").put("missing", new JsonArray().add(A))
-          .put("proof", HexFormat.of().formatHex(proof)).encode();
+      return new DataMessage.Welcome("job-1", 7, List.of(A), HexFormat.of().formatHex(proof), null);
     };
   }
 
@@ -117,40 +116,40 @@ class DataHelloTest {
 
   @Test
   void bothSidesProveTheSecretWhichNeverTravels() throws Exception {
-    AtomicReference<JsonObject> seen = new AtomicReference<>();
+    AtomicReference<DataMessage.Hello> seen = new AtomicReference<>();
     int port = job(null, (nonce, hello, fp) -> {
       seen.set(hello);
-      assertTrue(DataAuth.verifyHello(secret, DataAuth.bytes32(hello.getString("proof")), nonce,
-          DataAuth.bytes32(hello.getString("nonce")), fp), "the client's proof checks out");
+      assertTrue(DataAuth.verifyHello(secret, DataAuth.bytes32(hello.proof()), nonce, DataAuth.bytes32(hello.nonce()), fp),
+          "the client's proof checks out");
       return honest(secret).answer(nonce, hello, fp);
     });
     assertEquals(Set.of(A), open(port, false).missing());
-    assertEquals(Frames.PROTOCOL, seen.get().getInteger("protocol"));
-    assertTrue(!seen.get().encode().contains(secret.hex()), "the secret is not in the HELLO");
+    assertEquals(Frames.PROTOCOL, seen.get().protocol());
+    assertEquals(List.of(A, B), seen.get().blobs());
+    assertEquals("c-1", seen.get().clientId());
+    assertFalse(new String(DataMessageCodec.encode(seen.get()), StandardCharsets.UTF_8).contains(secret.hex()),
+        "the secret is not in the HELLO");
   }
 
   /** A job that maps the offered area (true), declines it (false) or ignores it (null), as an older job would. */
-  private int sharing(Boolean mapped, AtomicReference<JsonObject> offered) throws Exception {
+  private int sharing(Boolean mapped, AtomicReference<DataMessage.Offer> offered) throws Exception {
     return job(null, (nonce, hello, fp) -> {
-      offered.set(hello.getJsonObject("shm"));
-      JsonObject answer = new JsonObject(honest(secret).answer(nonce, hello, fp));
-      if (mapped != null) {
-        answer.put("shm", mapped);
-      }
-      return answer.encode();
+      offered.set(hello.shm());
+      DataMessage.Welcome answer = (DataMessage.Welcome) honest(secret).answer(nonce, hello, fp);
+      return new DataMessage.Welcome(answer.jobId(), answer.pid(), answer.missing(), answer.proof(), mapped);
     });
   }
 
   @Test
   void anAreaTheJobMappedServesTheConnectionAndItsFileIsRemoved() throws Exception {
-    AtomicReference<JsonObject> offered = new AtomicReference<>();
+    AtomicReference<DataMessage.Offer> offered = new AtomicReference<>();
     int port = sharing(true, offered);
     SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
     open.add(offer);
     DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer);
     open.add(o.connection()::closeSocket);
-    assertEquals(offer.file().toString(), offered.get().getString("file"), "the HELLO names the area");
-    assertEquals(offer.size(), offered.get().getInteger("size"));
+    assertEquals(offer.file().toString(), offered.get().file(), "the HELLO names the area");
+    assertEquals(offer.size(), offered.get().size());
     assertSame(offer, o.connection().shared());
     assertFalse(Files.exists(offer.file()), "removed once the job has answered");
   }
@@ -187,7 +186,7 @@ class DataHelloTest {
 
   @Test
   void aReplayedAnswerIsRefused() throws Exception {
-    AtomicReference<String> recorded = new AtomicReference<>();
+    AtomicReference<DataMessage.ToClient> recorded = new AtomicReference<>();
     int port = job(null, (nonce, hello, fp) -> {
       if (recorded.get() == null) {
         recorded.set(honest(secret).answer(nonce, hello, fp));
@@ -209,8 +208,8 @@ class DataHelloTest {
 
   @Test
   void aJobsRefusalIsAnAuthenticationFailure() throws Exception {
-    int port = job(null, (nonce, hello, fp) -> "!" + new JsonObject().put("kind", "INVALID")
-        .put("message", DataAuth.REFUSED + "the client did not prove that it holds this job's credential").encode());
+    int port = job(null, (nonce, hello, fp) -> new DataMessage.Failure(ErrorKind.INVALID,
+        DataAuth.REFUSED + "the client did not prove that it holds this job's credential"));
     AuthenticationException e = assertThrows(AuthenticationException.class, () -> open(port, false));
     assertTrue(e.getMessage().contains("did not prove"), e.getMessage());
   }
@@ -225,7 +224,7 @@ class DataHelloTest {
       try (Socket first = server.accept()) {
         connections.incrementAndGet();
         Frames.write(first.getOutputStream(), Frames.ERROR, 0,
-            new JsonObject().put("kind", "INVALID").put("message", DataAuth.BUSY).toBuffer().getBytes());
+            DataMessageCodec.encode(new DataMessage.Failure(ErrorKind.INVALID, DataAuth.BUSY)));
         try (Socket second = server.accept(); Socket job = new Socket(InetAddress.getLoopbackAddress(), port)) {
           connections.incrementAndGet();
           relay(second, job);
@@ -238,6 +237,29 @@ class DataHelloTest {
     t.start();
     assertEquals(Set.of(A), open(server.getLocalPort(), false).missing());
     assertEquals(2, connections.get());
+  }
+
+  @Test
+  void aMalformedAnswerIsAnAuthenticationFailureThatSaysWhy() throws Exception {
+    ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+    open.add(server);
+    Thread t = new Thread(() -> {
+      try (Socket s = server.accept()) {
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, DataAuth.challenge(ClusterToken.nonce(SharedSecret.BYTES)));
+        Frames.Frame hello = Frames.read(in);
+        Frames.write(s.getOutputStream(), Frames.RESULT, hello.id(),
+            "{\"type\":\"Welcome\",\"jobId\":\"j\",\"pid\":1}".getBytes(StandardCharsets.UTF_8));
+        in.read();
+      } catch (IOException e) {
+        // closed by the test
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    AuthenticationException e = assertThrows(AuthenticationException.class, () -> open(server.getLocalPort(), false));
+    assertTrue(e.getMessage().startsWith(DataAuth.REFUSED), e.getMessage());
+    assertTrue(e.getMessage().endsWith("malformed welcome: field 'proof' must be 32 bytes as 64 hex digits"), e.getMessage());
   }
 
   @Test

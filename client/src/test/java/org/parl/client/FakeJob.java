@@ -2,7 +2,6 @@ package org.parl.client;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.vertx.core.json.JsonObject;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -15,6 +14,8 @@ import java.util.Arrays;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.Frames;
 
@@ -81,7 +82,11 @@ final class FakeJob implements AutoCloseable {
 
   /** Answers a request with an ERROR frame, as a job does. */
   synchronized void fail(Frames.Frame request, ErrorKind kind, String message) throws IOException {
-    byte[] body = new JsonObject().put("kind", kind.name()).put("message", message).toBuffer().getBytes();
+    Frames.write(out, Frames.ERROR, request.id(), DataMessageCodec.encode(new DataMessage.Failure(kind, message)));
+  }
+
+  /** Answers a request with an ERROR frame of this body, as a broken job might. */
+  synchronized void fail(Frames.Frame request, byte[] body) throws IOException {
     Frames.write(out, Frames.ERROR, request.id(), body);
   }
 

@@ -3,25 +3,26 @@ package org.parl.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 
@@ -133,17 +134,14 @@ final class RawJob implements AutoCloseable {
     byte[] jobNonce = challenge(in);
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
-    JsonObject hello = new JsonObject().put("protocol", Frames.PROTOCOL).put("nonce", hex.formatHex(nonce))
-        .put("proof", hex.formatHex(DataAuth.helloProof(secret, jobNonce, nonce, fingerprint)))
-        .put("clientId", "raw").put("blobs", new JsonArray());
-    byte[] helloBytes = hello.toBuffer().getBytes();
+    byte[] helloBytes = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),
+        hex.formatHex(DataAuth.helloProof(secret, jobNonce, nonce, fingerprint)), "raw", List.of(), null));
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, helloBytes);
     Frames.Frame answer = Frames.read(in);
     if (answer.type() == Frames.RESULT) {
-      JsonObject welcome = new JsonObject(new String(answer.payload(), StandardCharsets.UTF_8));
-      byte[] proof = DataAuth.bytes32(welcome.getString("proof"));
-      if (!DataAuth.verifyWelcome(secret, proof, jobNonce, nonce, fingerprint)) {
-        throw new AssertionError("the job's proof does not verify: " + welcome.encode());
+      DataMessage.Welcome welcome = DataMessageCodec.welcome(answer.payload(), answer.length());
+      if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.proof()), jobNonce, nonce, fingerprint)) {
+        throw new AssertionError("the job's proof does not verify: " + welcome);
       }
     }
     return new Exchange(jobNonce, nonce, helloBytes, answer, in);
@@ -152,7 +150,7 @@ final class RawJob implements AutoCloseable {
   /** The text of an ERROR frame. */
   static String message(Frames.Frame f) {
     assertEquals(Frames.ERROR, f.type(), "an ERROR frame");
-    return new JsonObject(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8)).getString("message");
+    return DataMessageCodec.failure(f.payload(), f.length()).message();
   }
 
   /** The job process's resident memory, in KiB. */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import org.parl.wire.DataMessage;
 
 /**
  * What a create request ships, put in place: the actor's class loader over its code blobs, and
@@ -46,8 +47,8 @@ final class ActorCode {
   }
 
   /** Copies the distributed files into the working directory, refusing names that leave it. */
-  void placeFiles(List<CreateRequest.ShippedFile> files) throws CallFailure {
-    for (CreateRequest.ShippedFile f : files) {
+  void placeFiles(List<DataMessage.ShippedFile> files) throws CallFailure {
+    for (DataMessage.ShippedFile f : files) {
       Path target = safeTarget(f.name());
       if (!blobs.has(f.hash())) {
         throw new CallFailure(INVALID, "distributed file " + f.name() + " was not shipped");

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.parl.wire.DataMessage;
 import org.parl.wire.FrameBuffer;
 import org.parl.wire.Frames;
 import org.parl.wire.RemoteMethod;
@@ -58,7 +59,7 @@ final class ActorHost {
     return loader;
   }
 
-  /** CREATE payload: {@code name = JSON header (a CreateRequest), rest = constructor arguments}. */
+  /** CREATE payload: {@code name = JSON header (a DataMessage.Create), rest = constructor arguments}. */
   void create(Frames.Frame frame) throws CallFailure {
     if (instance != null) {
       throw new CallFailure(INVALID, "this job already runs an actor of " + implClass.getName());
@@ -70,7 +71,7 @@ final class ActorHost {
         throw new CallFailure(INTERNAL, identity.message());
       }
     }
-    CreateRequest req = CreateRequest.of(frame);
+    DataMessage.Create req = CreateRequest.of(frame);
     loader = code.loader(req.code());
     code.placeFiles(req.files());
     Class<?> api;

@@ -2,72 +2,32 @@ package org.parl.job;
 
 import static org.parl.wire.ErrorKind.INVALID;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import org.parl.wire.BadMessageException;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.Frames;
 
-/**
- * The JSON header of a CREATE frame, checked: the interface, the class and the constructor of the
- * actor, the code blobs its class loader is made of, and the files for its working directory.
- *
- * @param ctor the constructor's signature, as {@link org.parl.wire.Signatures} writes it
- */
-record CreateRequest(String api, String impl, String ctor, List<String> code, List<ShippedFile> files) {
+/** Reads the JSON header of a CREATE frame ({@link DataMessage.Create}), the name of its payload. */
+final class CreateRequest {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
+  private CreateRequest() {}
 
-  /** A distributed file: where it goes in the working directory, and the blob that holds it. */
-  record ShippedFile(String name, String hash) {}
-
-  static CreateRequest of(Frames.Frame frame) throws CallFailure {
-    Map<?, ?> header;
+  /**
+   * @return the header, checked
+   * @throws CallFailure of kind INVALID saying what is wrong with it
+   */
+  static DataMessage.Create of(Frames.Frame frame) throws CallFailure {
+    int headerEnd;
     try {
-      header = JSON.readValue(Frames.name(frame.payload(), frame.length()), Map.class);
+      headerEnd = Frames.restOffset(frame.payload(), frame.length());
     } catch (IOException e) {
       throw new CallFailure(INVALID, "unreadable create request: " + e.getMessage());
     }
-    return new CreateRequest(string(header, "api"), string(header, "impl"), string(header, "ctor"),
-        code(header.get("code")), files(header.get("files")));
-  }
-
-  private static List<String> code(Object code) throws CallFailure {
-    if (!(code instanceof List<?> hashes)) {
-      throw new CallFailure(INVALID, "the create request lists no code");
+    try {
+      return DataMessageCodec.create(frame.payload(), 2, headerEnd - 2);
+    } catch (BadMessageException e) {
+      throw new CallFailure(INVALID, "malformed create request: " + e.getMessage());
     }
-    List<String> out = new ArrayList<>();
-    for (Object h : hashes) {
-      if (!(h instanceof String hash)) {
-        throw new CallFailure(INVALID, "code blob " + h + " was not shipped to this job");
-      }
-      out.add(hash);
-    }
-    return out;
-  }
-
-  private static List<ShippedFile> files(Object files) throws CallFailure {
-    if (files == null) {
-      return List.of();
-    }
-    if (!(files instanceof List<?> list)) {
-      throw new CallFailure(INVALID, "'files' must be a list");
-    }
-    List<ShippedFile> out = new ArrayList<>();
-    for (Object o : list) {
-      if (!(o instanceof Map<?, ?> f) || !(f.get("name") instanceof String name) || !(f.get("hash") instanceof String hash)) {
-        throw new CallFailure(INVALID, "each distributed file needs a name and a hash");
-      }
-      out.add(new ShippedFile(name, hash));
-    }
-    return out;
-  }
-
-  private static String string(Map<?, ?> m, String key) throws CallFailure {
-    if (m.get(key) instanceof String s && !s.isEmpty()) {
-      return s;
-    }
-    throw new CallFailure(INVALID, "the create request lacks '" + key + "'");
   }
 }

@@ -1,52 +1,43 @@
 package org.parl.job;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import org.parl.wire.Checks;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 
 /**
- * The JSON body of an ERROR frame: the kind (an {@link org.parl.wire.ErrorKind} name), the message,
- * and the remote exception with its stack trace.
+ * The body of an ERROR frame ({@link DataMessage.Failure}): the kind, the message, and the remote
+ * exception with its stack trace, down to the actor's own frames. What the actor's code made (its
+ * exception's message, its class names) is clipped to what the client accepts.
  */
 final class ErrorPayload {
-
-  private static final ObjectMapper JSON = JobJson.MAPPER;
 
   private ErrorPayload() {}
 
   static byte[] of(CallFailure f) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("kind", f.kind.name());
-    m.put("message", f.getMessage());
     Throwable t = f.getCause();
-    if (t != null) {
-      m.put("exception", t.getClass().getName());
-      m.put("exceptionMessage", t.getMessage());
-      List<Map<String, Object>> stack = new ArrayList<>();
-      for (StackTraceElement e : t.getStackTrace()) {
-        String c = e.getClassName();
-        if (c.startsWith("org.parl.job.")) {
-          break;
-        }
-        if (c.startsWith("jdk.internal.reflect.") || c.startsWith("java.lang.reflect.")) {
-          continue;
-        }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("class", e.getClassName());
-        s.put("method", e.getMethodName());
-        s.put("file", e.getFileName());
-        s.put("line", e.getLineNumber());
-        stack.add(s);
+    String message = clip(f.getMessage(), Checks.MAX_TEXT);
+    if (t == null) {
+      return DataMessageCodec.encode(new DataMessage.Failure(f.kind, message));
+    }
+    List<DataMessage.StackFrame> stack = new ArrayList<>();
+    for (StackTraceElement e : t.getStackTrace()) {
+      String c = e.getClassName();
+      if (c.startsWith("org.parl.job.") || stack.size() == DataMessage.MAX_STACK) {
+        break;
       }
-      m.put("stack", stack);
+      if (c.startsWith("jdk.internal.reflect.") || c.startsWith("java.lang.reflect.")) {
+        continue;
+      }
+      stack.add(new DataMessage.StackFrame(clip(c, Checks.MAX_STRING), clip(e.getMethodName(), Checks.MAX_STRING),
+          clip(e.getFileName(), Checks.MAX_STRING), e.getLineNumber()));
     }
-    try {
-      return JSON.writeValueAsBytes(m);
-    } catch (Exception e) {
-      return ("{\"kind\":\"" + f.kind.name() + "\",\"message\":\"unreportable error\"}").getBytes(StandardCharsets.UTF_8);
-    }
+    return DataMessageCodec.encode(new DataMessage.Failure(f.kind, message, clip(t.getClass().getName(), Checks.MAX_STRING),
+        clip(t.getMessage(), Checks.MAX_TEXT), stack));
+  }
+
+  private static String clip(String s, int max) {
+    return s == null || s.length() <= max ? s : s.substring(0, max);
   }
 }

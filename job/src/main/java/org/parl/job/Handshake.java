@@ -2,7 +2,6 @@ package org.parl.job;
 
 import static org.parl.wire.ErrorKind.INVALID;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,14 +9,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
+import org.parl.wire.BadMessageException;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
@@ -37,10 +37,8 @@ import org.parl.wire.SharedLink;
  */
 final class Handshake {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
-
-  /** A HELLO whose proof checked out ({@code bytes}: its payload), with the shared area it offers, if any. */
-  record Hello(long id, byte[] jobNonce, byte[] clientNonce, byte[] bytes, Object blobs, Object shm) {}
+  /** A HELLO whose proof checked out: {@code bytes} is its payload, {@code message} what it says. */
+  record Hello(long id, byte[] jobNonce, byte[] clientNonce, byte[] bytes, DataMessage.Hello message) {}
 
   /**
    * An accepted connection: the shared area it uses, if any, and the keys that seal its frames from
@@ -86,24 +84,17 @@ final class Handshake {
     if (f.type() != Frames.HELLO) {
       return refuse(out, f.id(), "the first frame must be a HELLO, not type " + f.type());
     }
-    Map<?, ?> hello;
+    DataMessage.Hello hello;
     try {
-      hello = JSON.readValue(f.payload(), 0, f.length(), Map.class);
-    } catch (IOException e) {
-      return refuse(out, f.id(), "the HELLO is not a JSON object");
+      hello = DataMessageCodec.hello(f.payload(), f.length());
+    } catch (BadMessageException e) {
+      return refuse(out, f.id(), e.getMessage());
     }
-    if (!Integer.valueOf(Frames.PROTOCOL).equals(hello.get("protocol"))) {
-      return refuse(out, f.id(), "this job speaks parl protocol " + Frames.PROTOCOL + " and the client "
-          + hello.get("protocol") + ": use the same parl version on clients and workers");
-    }
-    byte[] clientNonce = DataAuth.bytes32(hello.get("nonce"));
-    byte[] proof = DataAuth.bytes32(hello.get("proof"));
-    if (clientNonce == null || proof == null
-        || !DataAuth.verifyHello(secret, proof, jobNonce, clientNonce, fingerprint)) {
+    byte[] clientNonce = DataAuth.bytes32(hello.nonce());
+    if (!DataAuth.verifyHello(secret, DataAuth.bytes32(hello.proof()), jobNonce, clientNonce, fingerprint)) {
       return refuse(out, f.id(), "the client did not prove that it holds this job's credential");
     }
-    return new Hello(f.id(), jobNonce, clientNonce, Arrays.copyOf(f.payload(), f.length()), hello.get("blobs"),
-        hello.get("shm"));
+    return new Hello(f.id(), jobNonce, clientNonce, Arrays.copyOf(f.payload(), f.length()), hello);
   }
 
   /**
@@ -114,11 +105,12 @@ final class Handshake {
    * @return the shared area (null when none was offered or it could not be used) and the keys
    */
   Welcome welcome(Hello h, OutputStream out) throws IOException {
-    SharedLink shared = h.shm() == null ? null : map(h.shm());
+    DataMessage.Offer offer = h.message().shm();
+    SharedLink shared = offer == null ? null : map(offer);
     byte[] answer;
     try {
-      answer = answer(h.blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(),
-          h.clientNonce(), fingerprint), h.shm() == null ? null : shared != null);
+      answer = answer(h.message().blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(),
+          h.clientNonce(), fingerprint), offer == null ? null : shared != null);
     } catch (IOException | RuntimeException e) {
       if (shared != null) {
         shared.close();
@@ -131,49 +123,36 @@ final class Handshake {
   }
 
   /** Maps an offered area, or says in one line why not (the connection then keeps to the socket). */
-  private SharedLink map(Object offer) {
+  private SharedLink map(DataMessage.Offer offer) {
     try {
-      if (!(offer instanceof Map<?, ?> m && m.get("file") instanceof String file && m.get("size") instanceof Integer size)) {
-        throw new IOException("the offer has no file and size");
-      }
-      if (memoryLimitBytes > 0 && size > memoryLimitBytes / SharedLink.LIMIT_SHARE) {
-        throw new IOException("an area of " + (size >> 20) + " MiB is over 1/" + SharedLink.LIMIT_SHARE
+      if (memoryLimitBytes > 0 && offer.size() > memoryLimitBytes / SharedLink.LIMIT_SHARE) {
+        throw new IOException("an area of " + (offer.size() >> 20) + " MiB is over 1/" + SharedLink.LIMIT_SHARE
             + " of the job's memory limit");
       }
-      return SharedLink.open(Path.of(file), size);
+      return SharedLink.open(Path.of(offer.file()), offer.size());
     } catch (IOException | RuntimeException e) {
       JobMain.log("large arrays go on the socket: the client's shared memory cannot be used (" + e.getMessage() + ")");
       return null;
     }
   }
 
-  static void answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof) throws IOException {
-    answer(wanted, blobs, out, jobId, id, proof, null);
-  }
-
   /**
+   * Sends the answer to an accepted HELLO.
+   *
+   * @param wanted the blobs the HELLO lists: the answer says which this host lacks
    * @param shared whether the offered shared area was mapped; null when none was offered
    * @return the answer's payload, as sent
    */
-  static byte[] answer(Object wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof, Boolean shared)
-      throws IOException {
+  static byte[] answer(List<String> wanted, BlobStore blobs, OutputStream out, String jobId, long id, byte[] proof,
+      Boolean shared) throws IOException {
     List<String> missing = new ArrayList<>();
-    if (wanted instanceof List<?> hashes) {
-      for (Object h : hashes) {
-        if (h instanceof String hash && !blobs.has(hash)) {
-          missing.add(hash);
-        }
+    for (String hash : wanted) {
+      if (!blobs.has(hash)) {
+        missing.add(hash);
       }
     }
-    Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("jobId", jobId);
-    answer.put("pid", ProcessHandle.current().pid());
-    answer.put("missing", missing);
-    answer.put("proof", HexFormat.of().formatHex(proof));
-    if (shared != null) {
-      answer.put("shm", shared);
-    }
-    byte[] payload = JSON.writeValueAsBytes(answer);
+    byte[] payload = DataMessageCodec.encode(new DataMessage.Welcome(jobId, ProcessHandle.current().pid(), missing,
+        HexFormat.of().formatHex(proof), shared));
     Frames.write(out, Frames.RESULT, id, payload);
     return payload;
   }

@@ -21,6 +21,7 @@ import org.parl.net.HostPort;
 import org.parl.security.SharedSecret;
 import org.parl.wire.Checks;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.JobControl;
 import org.parl.wire.SharedLink;
 
@@ -99,6 +100,11 @@ public final class JobMain {
               mismatch -> link.send(mismatch)));
       if (Boolean.parseBoolean(a.getOrDefault("warm-up", "true"))) {
         WarmUp.run(job.blobs);
+      } else {
+        // a process needed at once: its data connection's codec gets ready while the worker and the client learn of it
+        Thread codec = new Thread(DataMessageCodec::warmUp, "parl-data-codec-warm-up");
+        codec.setDaemon(true);
+        codec.start();
       }
       link = ControlLink.connect(worker.host(), worker.port());
       link.authenticate(secrets.control(), job.slot);

@@ -2,7 +2,6 @@ package org.parl.job;
 
 import static org.parl.wire.ErrorKind.INVALID;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,10 +11,13 @@ import java.lang.reflect.Type;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.JobControl;
@@ -27,12 +29,12 @@ import org.parl.wire.ValueCodec;
  * Runs what serving a client involves (the codec over common types, a HELLO with a class path's
  * worth of blobs and its proofs, a create header, a class loader, an error, sealing and opening
  * records, the control link's messages) while the process waits for an actor, often enough for the
- * JIT to compile it: the actor's creation and first calls then run compiled code. The class-data
- * archive's training run uses it too, to load those classes.
+ * JIT to compile it: the actor's creation and first calls then run compiled code. It prepares the
+ * JSON codec of the data connection first, whose Jackson deserializers would cost a first create
+ * tens of milliseconds. The class-data archive's training run uses it too, to load those classes.
  */
 final class WarmUp {
 
-  private static final ObjectMapper JSON = JobJson.MAPPER;
   private static final int ROUNDS = 40;
   /**
    * Full records sealed and opened: enough for the JIT to compile AES-GCM (early in a job, see
@@ -53,19 +55,22 @@ final class WarmUp {
       }
       SharedSecret secret = SharedSecret.random();
       byte[] nonce = new byte[SharedSecret.BYTES];
-      byte[] hello = JSON.writeValueAsBytes(Map.of("protocol", Frames.PROTOCOL, "blobs", hashes));
-      byte[] create = Frames.named(JSON.writeValueAsString(Map.of("api", "A", "impl", "B", "ctor", "()", "code", hashes)),
-          new byte[0]);
+      byte[] proof = DataAuth.helloProof(secret, nonce, nonce, DataAuth.NO_FINGERPRINT);
+      DataMessageCodec.warmUp();
+      byte[] hello = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, HexFormat.of().formatHex(nonce),
+          HexFormat.of().formatHex(proof), "warm-up", hashes, null));
+      byte[] create = Frames.named(DataMessageCodec.encode(new DataMessage.Create("A", "B", "()", hashes,
+          List.of(new DataMessage.ShippedFile("warm-up", hashes.get(0))))), new byte[0]);
       URL[] urls = new URL[hashes.size()];
       for (int i = 0; i < urls.length; i++) {
         urls[i] = blobs.path(hashes.get(i)).toUri().toURL();
       }
       for (int i = 0; i < ROUNDS; i++) {
         codec.readAll(types, codec.writeAll(types, values), 0);
-        byte[] proof = DataAuth.helloProof(secret, nonce, nonce, DataAuth.NO_FINGERPRINT);
-        DataAuth.verifyHello(secret, proof, nonce, nonce, DataAuth.NO_FINGERPRINT);
-        Handshake.answer(JSON.readValue(hello, Map.class).get("blobs"), blobs, OutputStream.nullOutputStream(), "warm-up", i,
-            proof);
+        DataAuth.verifyHello(secret, DataAuth.helloProof(secret, nonce, nonce, DataAuth.NO_FINGERPRINT), nonce, nonce,
+            DataAuth.NO_FINGERPRINT);
+        Handshake.answer(DataMessageCodec.hello(hello, hello.length).blobs(), blobs, OutputStream.nullOutputStream(), "warm-up",
+            i, proof, null);
         CreateRequest.of(new Frames.Frame(Frames.CREATE, i, create, create.length));
         ErrorPayload.of(new CallFailure(INVALID, "warm-up " + i, new IllegalStateException()));
         JobControlCodec.toJob(JobControlCodec.encode(new JobControl.Assign("warm-up", "warm-up")));

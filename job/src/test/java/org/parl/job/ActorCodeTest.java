@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.parl.wire.DataMessage;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.Hashes;
 
@@ -33,7 +34,7 @@ class ActorCodeTest {
   void placesShippedFilesUnderTheWorkingDirectory() throws Exception {
     byte[] data = {1, 2, 3};
     String hash = store(data);
-    code().placeFiles(List.of(new CreateRequest.ShippedFile("conf/a.bin", hash)));
+    code().placeFiles(List.of(new DataMessage.ShippedFile("conf/a.bin", hash)));
     assertArrayEquals(data, Files.readAllBytes(tmp.resolve("work/conf/a.bin")));
   }
 
@@ -42,7 +43,7 @@ class ActorCodeTest {
     String hash = store(new byte[] {4});
     for (String name : List.of("../escape", "/etc/passwd", "a/../../escape", "", ".", "a\0b")) {
       CallFailure f = assertThrows(CallFailure.class,
-          () -> code().placeFiles(List.of(new CreateRequest.ShippedFile(name, hash))), name);
+          () -> code().placeFiles(List.of(new DataMessage.ShippedFile(name, hash))), name);
       assertEquals(ErrorKind.INVALID, f.kind);
     }
     assertTrue(Files.notExists(tmp.resolve("escape")));
@@ -53,6 +54,6 @@ class ActorCodeTest {
     String absent = "0".repeat(64);
     assertEquals(ErrorKind.INVALID, assertThrows(CallFailure.class, () -> code().loader(List.of(absent))).kind);
     assertEquals(ErrorKind.INVALID, assertThrows(CallFailure.class,
-        () -> code().placeFiles(List.of(new CreateRequest.ShippedFile("x", absent)))).kind);
+        () -> code().placeFiles(List.of(new DataMessage.ShippedFile("x", absent)))).kind);
   }
 }

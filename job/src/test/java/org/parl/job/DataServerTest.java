@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -28,7 +28,6 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -44,6 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.DataAuth;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
+import org.parl.wire.ErrorKind;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.IntegrityException;
@@ -56,7 +58,6 @@ import org.parl.wire.SharedLink;
  */
 class DataServerTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final byte[] HASH = HexFormat.of().parseHex("ab".repeat(32));
 
   @TempDir
@@ -125,11 +126,11 @@ class DataServerTest {
   private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] helloBytes, Frames.Frame answer) {}
 
   private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint) throws IOException {
-    return hello(s, proving, fingerprint, Map.of());
+    return hello(s, proving, fingerprint, null);
   }
 
-  /** A HELLO with {@code extra} entries (a shared area offered). */
-  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint, Map<String, Object> extra)
+  /** A HELLO offering a shared area (null: none). */
+  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint, DataMessage.Offer offer)
       throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
     Frames.Frame challenge = Frames.read(in);
@@ -138,11 +139,8 @@ class DataServerTest {
     assertEquals(Frames.PROTOCOL, c.protocol());
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
-    Map<String, Object> fields = new java.util.HashMap<>(Map.of("protocol", Frames.PROTOCOL, "nonce", hex.formatHex(nonce),
-        "proof", hex.formatHex(DataAuth.helloProof(proving, c.nonce(), nonce, fingerprint)),
-        "blobs", List.of(hex.formatHex(HASH))));
-    fields.putAll(extra);
-    byte[] hello = JSON.writeValueAsBytes(fields);
+    byte[] hello = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),
+        hex.formatHex(DataAuth.helloProof(proving, c.nonce(), nonce, fingerprint)), "c-1", List.of(hex.formatHex(HASH)), offer));
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
     return new Exchange(c.nonce(), nonce, hello, Frames.read(in));
   }
@@ -153,13 +151,25 @@ class DataServerTest {
         java.util.Arrays.copyOf(e.answer().payload(), e.answer().length()));
   }
 
-  private static Map<?, ?> json(Frames.Frame f) throws IOException {
-    return JSON.readValue(new String(f.payload(), 0, f.length(), StandardCharsets.UTF_8), Map.class);
+  private static DataMessage.Welcome welcome(Frames.Frame f) {
+    assertEquals(Frames.RESULT, f.type(), "a RESULT frame");
+    return DataMessageCodec.welcome(f.payload(), f.length());
   }
 
-  private static String refusal(Frames.Frame f) throws IOException {
+  private static String refusal(Frames.Frame f) {
     assertEquals(Frames.ERROR, f.type(), "an ERROR frame");
-    return (String) json(f).get("message");
+    DataMessage.Failure failure = DataMessageCodec.failure(f.payload(), f.length());
+    assertEquals(ErrorKind.INVALID, failure.kind());
+    return failure.message();
+  }
+
+  /** Sends {@code hello} as the HELLO of a fresh connection, and returns the job's answer. */
+  private Frames.Frame rawHello(int port, String hello) throws Exception {
+    Socket s = connect(port, false);
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
+    Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello.getBytes(StandardCharsets.UTF_8));
+    return Frames.read(in);
   }
 
   private static boolean closed(Socket s) throws IOException {
@@ -178,10 +188,12 @@ class DataServerTest {
     Socket s = connect(port, false);
     Exchange e = hello(s, secret, DataAuth.NO_FINGERPRINT);
     assertEquals(Frames.RESULT, e.answer().type());
-    Map<?, ?> welcome = json(e.answer());
-    assertEquals("job-7", welcome.get("jobId"));
-    assertEquals(List.of(HexFormat.of().formatHex(HASH)), welcome.get("missing"), "the blobs this host lacks");
-    assertTrue(DataAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.get("proof")), e.jobNonce(), e.clientNonce(),
+    DataMessage.Welcome welcome = welcome(e.answer());
+    assertEquals("job-7", welcome.jobId());
+    assertEquals(ProcessHandle.current().pid(), welcome.pid());
+    assertEquals(List.of(HexFormat.of().formatHex(HASH)), welcome.missing(), "the blobs this host lacks");
+    assertNull(welcome.shm(), "no area offered, none mapped");
+    assertTrue(DataAuth.verifyWelcome(secret, DataAuth.bytes32(welcome.proof()), e.jobNonce(), e.clientNonce(),
         DataAuth.NO_FINGERPRINT), "the job proves that it holds the secret, over this exchange's nonces");
     Thread session = sessions.poll(5, TimeUnit.SECONDS);
     assertNotNull(session, "the session runs");
@@ -215,8 +227,8 @@ class DataServerTest {
     }
   }
 
-  private static Map<String, Object> offer(SharedLink area) {
-    return Map.of("shm", Map.of("file", area.file().toString(), "size", area.size()));
+  private static DataMessage.Offer offer(SharedLink area) {
+    return new DataMessage.Offer(area.file().toString(), area.size());
   }
 
   @Test
@@ -224,7 +236,7 @@ class DataServerTest {
     int port = start(null, 10_000, 8);
     try (SharedLink area = SharedLink.create(blobs, SharedLink.MIN_HALF)) {
       Exchange e = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT, offer(area));
-      assertEquals(Boolean.TRUE, json(e.answer()).get("shm"), "the job says it mapped the area");
+      assertEquals(Boolean.TRUE, welcome(e.answer()).shm(), "the job says it mapped the area");
       SharedLink theirs = sharedSessions.poll(5, TimeUnit.SECONDS);
       assertNotNull(theirs, "the session gets the area");
       assertFalse(java.nio.file.Files.exists(area.file()), "both sides mapped it: the job removed the file");
@@ -248,14 +260,14 @@ class DataServerTest {
     int port = start(null, 10_000, 8, 8);
     try (SharedLink area = SharedLink.create(blobs, 1 << 20)) {
       Exchange e = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT, offer(area));
-      assertEquals(Boolean.FALSE, json(e.answer()).get("shm"), "served, without the area");
+      assertEquals(Boolean.FALSE, welcome(e.answer()).shm(), "served, without the area");
       assertTrue(java.nio.file.Files.exists(area.file()));
     }
     int other = start(null, 10_000, 8);
     Path token = java.nio.file.Files.write(blobs.resolve("token"), new byte[SharedLink.areaBytes(SharedLink.MIN_HALF)]);
     Exchange e = hello(connect(other, false), secret, DataAuth.NO_FINGERPRINT,
-        Map.of("shm", Map.of("file", token.toString(), "size", SharedLink.areaBytes(SharedLink.MIN_HALF))));
-    assertEquals(Boolean.FALSE, json(e.answer()).get("shm"), "only a file shaped like an area is mapped");
+        new DataMessage.Offer(token.toString(), SharedLink.areaBytes(SharedLink.MIN_HALF)));
+    assertEquals(Boolean.FALSE, welcome(e.answer()).shm(), "only a file shaped like an area is mapped");
     assertTrue(java.nio.file.Files.exists(token));
   }
 
@@ -301,11 +313,22 @@ class DataServerTest {
 
   @Test
   void anOlderClientIsToldToUseTheSameVersion() throws Exception {
-    Socket s = connect(start(null, 10_000, 8), false);
-    DataInputStream in = new DataInputStream(s.getInputStream());
-    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
-    Frames.write(s.getOutputStream(), Frames.HELLO, 1, "{\"protocol\":2,\"token\":\"x\"}".getBytes(StandardCharsets.UTF_8));
-    assertTrue(refusal(Frames.read(in)).contains("use the same parl version"));
+    String why = refusal(rawHello(start(null, 10_000, 8), "{\"protocol\":2,\"token\":\"x\"}"));
+    assertEquals(DataAuth.REFUSED + "this job speaks parl protocol " + Frames.PROTOCOL + " and the client 2: use the same parl "
+        + "version on clients and workers", why);
+  }
+
+  @Test
+  void aMalformedHelloIsRefusedWithTheReason() throws Exception {
+    int port = start(null, 10_000, 8);
+    String hello = "{\"type\":\"Hello\",\"protocol\":" + Frames.PROTOCOL + ",\"nonce\":\"" + "ab".repeat(32)
+        + "\",\"proof\":\"" + "ab".repeat(32) + "\",\"clientId\":\"c\",\"blobs\":";
+    assertEquals(DataAuth.REFUSED + "malformed HELLO: field 'blobs[0]' must be a string, got Integer \"1\"",
+        refusal(rawHello(port, hello + "[1]}")));
+    assertEquals(DataAuth.REFUSED + "not valid JSON: Unexpected end-of-input: expected close marker for Object",
+        refusal(rawHello(port, hello + "[]")));
+    assertTrue(refusal(rawHello(port, hello + "[]}")).startsWith(DataAuth.REFUSED + "the client did not prove"),
+        "well formed, without the secret");
   }
 
   @Test
@@ -355,7 +378,7 @@ class DataServerTest {
     assertArrayEquals(a.fingerprint(), shown);
     Exchange e = hello(s, secret, shown);
     assertEquals(Frames.RESULT, e.answer().type());
-    byte[] proof = DataAuth.bytes32(json(e.answer()).get("proof"));
+    byte[] proof = DataAuth.bytes32(welcome(e.answer()).proof());
     assertTrue(DataAuth.verifyWelcome(secret, proof, e.jobNonce(), e.clientNonce(), shown));
     assertFalse(DataAuth.verifyWelcome(secret, proof, e.jobNonce(), e.clientNonce(), other),
         "the job's proof does not hold for another certificate");

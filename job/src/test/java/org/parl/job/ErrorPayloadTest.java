@@ -1,28 +1,28 @@
 package org.parl.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.parl.wire.Checks;
+import org.parl.wire.DataMessage;
+import org.parl.wire.DataMessageCodec;
 import org.parl.wire.ErrorKind;
 
 class ErrorPayloadTest {
 
-  private static JsonObject payload(CallFailure f) {
-    return new JsonObject(new String(ErrorPayload.of(f), StandardCharsets.UTF_8));
+  private static DataMessage.Failure payload(CallFailure f) {
+    byte[] body = ErrorPayload.of(f);
+    return DataMessageCodec.failure(body, body.length);
   }
 
   @Test
   void kindIsTheSharedVocabularyName() {
     for (ErrorKind kind : new ErrorKind[] {ErrorKind.REMOTE, ErrorKind.SERIALIZATION, ErrorKind.ATTRIBUTE, ErrorKind.INVALID}) {
-      JsonObject p = payload(new CallFailure(kind, "why"));
-      assertEquals(kind.name(), p.getString("kind"));
-      assertEquals(kind, ErrorKind.ofName(p.getString("kind")));
-      assertEquals("why", p.getString("message"));
-      assertFalse(p.containsKey("exception"), "no cause, no exception part");
+      DataMessage.Failure p = payload(new CallFailure(kind, "why"));
+      assertEquals(new DataMessage.Failure(kind, "why"), p, "no cause, no exception part");
     }
   }
 
@@ -34,11 +34,24 @@ class ErrorPayloadTest {
         new StackTraceElement("jdk.internal.reflect.DirectMethodHandleAccessor", "invoke", null, -1),
         new StackTraceElement("org.parl.job.ActorHost", "call", "ActorHost.java", 90),
         new StackTraceElement("org.parl.job.JobMain", "main", "JobMain.java", 1)});
-    JsonObject p = payload(new CallFailure(ErrorKind.REMOTE, "Counter.add(int) threw", thrown));
-    assertEquals("REMOTE", p.getString("kind"));
-    assertEquals(IllegalStateException.class.getName(), p.getString("exception"));
-    assertEquals("boom", p.getString("exceptionMessage"));
-    assertEquals(1, p.getJsonArray("stack").size(), p.encode());
-    assertTrue(p.getJsonArray("stack").getJsonObject(0).getString("class").equals("com.user.Counter"));
+    DataMessage.Failure p = payload(new CallFailure(ErrorKind.REMOTE, "Counter.add(int) threw", thrown));
+    assertEquals(ErrorKind.REMOTE, p.kind());
+    assertEquals(IllegalStateException.class.getName(), p.exception());
+    assertEquals("boom", p.exceptionMessage());
+    assertEquals(List.of(new DataMessage.StackFrame("com.user.Counter", "add", "Counter.java", 12)), p.stack());
+  }
+
+  @Test
+  void whatTheActorMadeIsClippedToWhatAClientAccepts() {
+    String huge = String.join("", Collections.nCopies(Checks.MAX_TEXT + 10, "x"));
+    IllegalStateException thrown = new IllegalStateException(huge);
+    StackTraceElement[] deep = new StackTraceElement[DataMessage.MAX_STACK + 5];
+    java.util.Arrays.fill(deep, new StackTraceElement("com.user.Deep", "recurse", null, 3));
+    thrown.setStackTrace(deep);
+    DataMessage.Failure p = payload(new CallFailure(ErrorKind.REMOTE, "threw " + huge, thrown));
+    assertEquals(Checks.MAX_TEXT, p.message().length());
+    assertEquals(Checks.MAX_TEXT, p.exceptionMessage().length());
+    assertEquals(DataMessage.MAX_STACK, p.stack().size());
+    assertNull(p.stack().get(0).file());
   }
 }

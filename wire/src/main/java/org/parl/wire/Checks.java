@@ -3,6 +3,7 @@ package org.parl.wire;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.parl.security.SharedSecret;
 
 /**
  * The checks the compact constructors of typed messages make, each failing with a
@@ -49,6 +50,18 @@ public final class Checks {
   public static long range(String field, long value, long min, long max) {
     if (value < min || value > max) {
       throw new BadMessageException("field '" + field + "' must be between " + min + " and " + max + ", got " + value);
+    }
+    return value;
+  }
+
+  /**
+   * A nonce, proof or secret: {@value SharedSecret#BYTES} bytes in hex, as {@link DataAuth#bytes32}
+   * reads them. The value is not quoted back: a malformed secret may still be most of one.
+   */
+  public static String hex32(String field, String value) {
+    if (DataAuth.bytes32(value) == null) {
+      throw new BadMessageException("field '" + field + "' must be " + SharedSecret.BYTES + " bytes as " + 2 * SharedSecret.BYTES
+          + " hex digits");
     }
     return value;
   }

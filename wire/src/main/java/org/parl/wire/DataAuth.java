@@ -15,11 +15,12 @@ import org.parl.security.SharedSecret;
  *
  * <pre>
  *   job    -&gt; client  CHALLENGE  int32 protocol | jobNonce (32 bytes)
- *   client -&gt; job     HELLO      JSON {protocol, nonce (hex clientNonce), proof (hex), clientId, blobs}
+ *   client -&gt; job     HELLO      {@link DataMessage.Hello}: protocol, nonce (hex clientNonce), proof (hex), clientId,
+ *                                blobs, an offered shared area or none
  *                                proof = HMAC(secret, "parl data hello" | jobNonce | clientNonce | fingerprint)
- *   job    -&gt; client  RESULT     JSON {jobId, pid, missing, proof (hex)}
+ *   job    -&gt; client  RESULT     {@link DataMessage.Welcome}: jobId, pid, missing, proof (hex), whether it mapped the area
  *                                proof = HMAC(secret, "parl data welcome" | jobNonce | clientNonce | fingerprint)
- *             or       ERROR      "authentication failed: ...", and the job closes the connection
+ *             or       ERROR      {@link DataMessage.Failure} "authentication failed: ...", and the job closes the connection
  * </pre>
  *
  * {@code fingerprint} is the SHA-256 of the job's TLS certificate as the client was shown it (with

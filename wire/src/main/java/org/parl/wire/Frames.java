@@ -28,9 +28,10 @@ public final class Frames {
   public static final int HEADER = 13;
   /**
    * Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions
-   * refuse each other (5: frames sealed after the handshake).
+   * refuse each other (5: frames sealed after the handshake; 6: the JSON messages are typed,
+   * {@link DataMessage}).
    */
-  public static final int PROTOCOL = 5;
+  public static final int PROTOCOL = 6;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
   /** Largest payload accepted from a peer that has not authenticated yet (docs/contract.md §8). */

@@ -2,7 +2,6 @@ package org.parl.wire;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
-import org.parl.security.SharedSecret;
 
 /**
  * The messages of the control link between a worker and one of its job processes (loopback TCP,
@@ -43,7 +42,7 @@ public sealed interface JobControl {
   /** The worker's challenge, the first line on a new control connection: its fresh nonce in hex. */
   record Challenge(String nonce) implements ToJob {
     public Challenge {
-      hex32("nonce", nonce);
+      Checks.hex32("nonce", nonce);
     }
   }
 
@@ -54,15 +53,15 @@ public sealed interface JobControl {
   record Hello(String slot, String nonce, String proof) implements ToWorker {
     public Hello {
       Checks.name("slot", slot);
-      hex32("nonce", nonce);
-      hex32("proof", proof);
+      Checks.hex32("nonce", nonce);
+      Checks.hex32("proof", proof);
     }
   }
 
   /** The worker's proof of the process's secret in turn ({@link ControlAuth#welcomeProof}), in hex. */
   record Welcome(String proof) implements ToJob {
     public Welcome {
-      hex32("proof", proof);
+      Checks.hex32("proof", proof);
     }
   }
 
@@ -79,7 +78,7 @@ public sealed interface JobControl {
       Checks.name("slot", slot);
       Checks.range("pid", pid, 1, Long.MAX_VALUE);
       Checks.range("port", port, 1, 65_535);
-      hex32("token", token);
+      Checks.hex32("token", token);
     }
 
     @Override
@@ -171,17 +170,6 @@ public sealed interface JobControl {
     public NotReused {
       Checks.present("why", why);
       Checks.text("why", why, Checks.MAX_TEXT);
-    }
-  }
-
-  /**
-   * Checks a nonce, proof or secret: {@value SharedSecret#BYTES} bytes in hex, as {@link DataAuth#bytes32}
-   * reads them. The value is not quoted back: a malformed secret may still be most of one.
-   */
-  private static void hex32(String field, String value) {
-    if (DataAuth.bytes32(value) == null) {
-      throw new BadMessageException("field '" + field + "' must be " + SharedSecret.BYTES + " bytes as " + 2 * SharedSecret.BYTES
-          + " hex digits");
     }
   }
 }
