@@ -1,6 +1,8 @@
 package org.parl.wire;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.parl.security.SharedSecret;
 
 /**
  * Encodes and decodes the JSON messages of the data connection ({@link DataMessage}), with every
@@ -14,11 +16,24 @@ public final class DataMessageCodec {
   private DataMessageCodec() {}
 
   /**
-   * Prepares every message type (see {@link TypedJson#warmUp()}); blocks for a while in a fresh JVM,
-   * which a client's or a job's first actor should not pay for.
+   * Prepares every message type (see {@link TypedJson#warmUp()}), then encodes and decodes one of
+   * each: that loads the classes of the whole path, parsing and checks included, which preparing
+   * alone leaves to the first message (tens of milliseconds in a fresh JVM). Blocks for a while in a
+   * fresh JVM, which a client's or a job's first actor should not pay for.
    */
   public static void warmUp() {
     JSON.warmUp();
+    String hex = "00".repeat(SharedSecret.BYTES);
+    List<String> hashes = List.of("0".repeat(64));
+    byte[] hello = encode(new DataMessage.Hello(Frames.PROTOCOL, hex, hex, "warm-up", hashes, new DataMessage.Offer("/", 1)));
+    hello(hello, hello.length);
+    byte[] welcome = encode(new DataMessage.Welcome("warm-up", 1, hashes, hex, true));
+    welcome(welcome, welcome.length);
+    byte[] create = encode(new DataMessage.Create("A", "B", "()", hashes, List.of(new DataMessage.ShippedFile("f", hashes.get(0)))));
+    create(create, 0, create.length);
+    byte[] failure = encode(new DataMessage.Failure(ErrorKind.REMOTE, "warm-up", "E", "warm-up",
+        List.of(new DataMessage.StackFrame("C", "m", "C.java", 1))));
+    failure(failure, failure.length);
   }
 
   /** A message as UTF-8 JSON, as it goes in a frame. */
