@@ -182,9 +182,11 @@ class DataServerTest {
 
   @Test
   void aClientWithTheSecretIsServedAndTheJobProvesItselfInReturn() throws Exception {
+    Set<Thread> earlier = dataConnectionThreads();
     int port = start(null, 10_000, 8);
-    Set<Thread> waiting = Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().equals("parl-data-connection")).collect(Collectors.toSet());
+    Set<Thread> waiting = dataConnectionThreads();
+    waiting.removeAll(earlier);
+    awaitParked(waiting); // a connection handed over before the thread waits for one would start another thread
     Socket s = connect(port, false);
     Exchange e = hello(s, secret, DataAuth.NO_FINGERPRINT);
     assertEquals(Frames.RESULT, e.answer().type());
@@ -216,6 +218,21 @@ class DataServerTest {
     IOException end = sessionEnds.poll(5, TimeUnit.SECONDS);
     assertTrue(end instanceof IntegrityException, "the session refuses it: " + end);
     assertTrue(closed(s), "and the connection closes");
+  }
+
+  private static Set<Thread> dataConnectionThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("parl-data-connection")).collect(Collectors.toSet());
+  }
+
+  /** Waits (at most 5 s) until each of {@code threads} waits for work. */
+  private static void awaitParked(Set<Thread> threads) throws InterruptedException {
+    assertFalse(threads.isEmpty(), "the server started a thread for its first connection");
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (threads.stream().anyMatch(t -> t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING)) {
+      assertTrue(System.nanoTime() < until, "the server's first connection thread waits for work");
+      Thread.sleep(5);
+    }
   }
 
   private static void assertThrowsConnect(int port) {
