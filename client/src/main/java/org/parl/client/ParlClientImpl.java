@@ -274,7 +274,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   /** A job granted by the master, and the code to send it. */
-  private record Placed(JobPlacement job, CodeBundle code) {}
+  private record Placed(JobPlacement placement, CodeBundle code) {}
 
   /**
    * Opens the actor on a set-up thread and completes its future there, so that a thread waiting
@@ -285,7 +285,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       Promise<RemoteActor<T>> result) {
     RemoteActor<T> actor;
     try {
-      actor = open(spec, placed.job(), placed.code(), ctorArgs);
+      actor = open(spec, placed.placement(), placed.code(), ctorArgs);
     } catch (Exception | Error e) { // whatever happens, the create's future completes
       answer(caller, () -> result.fail(e));
       return;
@@ -302,17 +302,18 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
   }
 
-  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement job, CodeBundle code, byte[] ctorArgs)
+  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement placement, CodeBundle code, byte[] ctorArgs)
       throws IOException {
+    String jobId = placement.job().jobId();
     List<Blob> blobs = new ArrayList<>(code.code);
     blobs.addAll(code.files);
-    String where = job.host() + ":" + job.port();
+    String where = placement.host() + ":" + placement.port();
     DataHello.Opened opened;
     try {
-      opened = DataHello.open(job.host(), job.port(), CONNECT_MS, welcome.cluster().encryptData(), job.token(), id(),
-          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(job.host(), spec.resources().maxMemoryMb()));
+      opened = DataHello.open(placement.host(), placement.port(), CONNECT_MS, welcome.cluster().encryptData(), placement.token(), id(),
+          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(placement.host(), spec.resources().maxMemoryMb()));
     } catch (IOException e) {
-      Optional<ActorLostException> ended = endedBeforeUse(job.jobId());
+      Optional<ActorLostException> ended = endedBeforeUse(jobId);
       if (ended.isPresent()) {
         throw ended.get();
       }
@@ -321,8 +322,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     ActorConnection conn = opened.connection();
     Set<String> missing = opened.missing();
-    opening.put(job.jobId(), conn);
-    if (endedEarly.containsKey(job.jobId())) {
+    opening.put(jobId, conn);
+    if (endedEarly.containsKey(jobId)) {
       conn.closeSocket();
     }
     try {
@@ -334,16 +335,16 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       conn.exchange(Frames.CREATE, Frames.named(createHeader(spec, code), ctorArgs), SETUP_MS);
     } catch (IOException | RuntimeException e) {
       conn.closeSocket();
-      Optional<ActorLostException> ended = endedBeforeUse(job.jobId()).or(() -> Optional.ofNullable(lostReason)
-          .map(why -> new ActorLostException("the actor's job " + job.jobId() + " was lost while it was set up: " + why)));
+      Optional<ActorLostException> ended = endedBeforeUse(jobId).or(() -> Optional.ofNullable(lostReason)
+          .map(why -> new ActorLostException("the actor's job " + jobId + " was lost while it was set up: " + why)));
       if (ended.isPresent()) {
         throw ended.get();
       }
       throw e;
     } finally {
-      opening.remove(job.jobId());
+      opening.remove(jobId);
     }
-    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), job, conn, codec);
+    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), placement, conn, codec);
     actors.put(actor.jobId(), actor);
     GatewayReply.JobEnded early = endedEarly.remove(actor.jobId());
     if (early != null) {

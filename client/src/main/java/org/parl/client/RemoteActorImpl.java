@@ -63,7 +63,7 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   private final Owner client;
   private final Class<T> api;
   private final String implName;
-  private final JobPlacement job;
+  private final JobPlacement placement;
   private final ActorConnection conn;
   private final ValueCodec codec;
   private final Promise<GatewayReply.JobEnded> ended = Promise.promise();
@@ -73,11 +73,11 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
   /** Set once the actor is known to be gone: every later call fails with it at once. */
   private volatile ActorLostException lost;
 
-  RemoteActorImpl(Owner client, Class<T> api, String implName, JobPlacement job, ActorConnection conn, ValueCodec codec) {
+  RemoteActorImpl(Owner client, Class<T> api, String implName, JobPlacement placement, ActorConnection conn, ValueCodec codec) {
     this.client = client;
     this.api = api;
     this.implName = implName;
-    this.job = job;
+    this.placement = placement;
     this.conn = conn;
     this.codec = codec;
     this.proxy = newProxy(-1);
@@ -241,17 +241,17 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
 
   @Override
   public List<String> gpus() {
-    return job.gpus().stream().map(String::valueOf).toList();
+    return placement.job().gpus().stream().map(String::valueOf).toList();
   }
 
   @Override
   public String jobId() {
-    return job.jobId();
+    return placement.job().jobId();
   }
 
   @Override
   public String workerId() {
-    return job.workerId();
+    return placement.job().workerId();
   }
 
   /**

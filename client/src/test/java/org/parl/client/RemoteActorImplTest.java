@@ -24,6 +24,7 @@ import org.parl.wire.Frames;
 import org.parl.wire.ValueCodec;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GpuFault;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.JobPlacement;
 
 /**
@@ -74,7 +75,7 @@ class RemoteActorImplTest {
   }
 
   private RemoteActorImpl<Work> actor() throws Exception {
-    JobPlacement placement = new JobPlacement("job-7", "client-1", "w-fake", "FakeWork", 1, List.of(), 0, 0, 0, 0,
+    JobPlacement placement = new JobPlacement(new Job("job-7", "client-1", "w-fake", "FakeWork", 1, List.of(), 0, 0, 0, 0),
         "127.0.0.1", 1, "token", 0, "slot-0");
     RemoteActorImpl<Work> a = new RemoteActorImpl<>(owner, Work.class, "FakeWork", placement, job.connect(), new ValueCodec());
     a.armReader();

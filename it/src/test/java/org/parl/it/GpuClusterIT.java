@@ -30,10 +30,10 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
-import org.parl.control.JobState;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.it.TestMember.Garbage;
+import org.parl.wire.gateway.Job;
 
 /**
  * A GPU cluster of real processes on loopback: a master whose local worker has a fake 4-GPU
@@ -218,7 +218,7 @@ class GpuClusterIT {
         new Object[] {worker, "kill everything", 400},
         new Object[] {worker, Garbage.json("{\"type\":\"ReadLog\",\"jobId\":\"job-1\",\"lines\":0}"), 400},
         new Object[] {worker, Garbage.json("{\"type\":\"Launch\",\"job\":{\"jobId\":\"job-x\",\"gpus\":[0,0]}}"), 400},
-        new Object[] {worker, new Launch(new JobState("job-x", "c-x", w2, "X", 0, List.of(7), 0, 0), "m-x"), 400},
+        new Object[] {worker, new Launch(new Job("job-x", "c-x", w2, "X", 0, List.of(7), 0, 0), "m-x"), 400},
         new Object[] {worker, new KillJob("job-999999", null), 404});
     for (Object[] g : garbage) {
       ReplyException e = failure(member.request((String) g[0], g[1], 10_000));

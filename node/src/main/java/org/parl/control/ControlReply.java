@@ -4,6 +4,7 @@ import java.util.List;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
 import org.parl.wire.gateway.GatewayReply;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
@@ -37,7 +38,7 @@ public sealed interface ControlReply extends ControlMessage {
   }
 
   /** The jobs a resuming client still holds (answer to {@code ClaimJobs}). */
-  record Claimed(List<JobState> held) implements ControlReply {
+  record Claimed(List<Job> held) implements ControlReply {
     public Claimed {
       held = Checks.list("held", held, MAX_JOBS);
     }
@@ -58,7 +59,7 @@ public sealed interface ControlReply extends ControlMessage {
    * @param grantedBy the member UUID of the active master whose JobCenter granted it: a worker
    *     launches only grants of the master it sees active (a grant from before a takeover is void)
    */
-  record Granted(JobState job, String host, String workerNodeId, String grantedBy) implements ControlReply {
+  record Granted(Job job, String host, String workerNodeId, String grantedBy) implements ControlReply {
     public Granted {
       Checks.present("job", job);
       Checks.name("host", host);
@@ -107,7 +108,7 @@ public sealed interface ControlReply extends ControlMessage {
    *
    * @param invariant {@code "ok"}, or what is wrong with the pool's accounting
    */
-  record Snapshot(ClusterType clusterType, @Required int maxGpusPerActor, List<WorkerState> workers, List<JobState> jobs,
+  record Snapshot(ClusterType clusterType, @Required int maxGpusPerActor, List<WorkerState> workers, List<Job> jobs,
       int waiting, long longestWaitMs, String invariant) implements ControlReply {
     public Snapshot {
       Checks.present("clusterType", clusterType);

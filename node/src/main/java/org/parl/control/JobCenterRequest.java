@@ -13,6 +13,7 @@ import org.parl.wire.Checks;
 import org.parl.wire.Required;
 import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.GatewayRequest;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
 
@@ -33,7 +34,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
    * @param jobs the jobs it runs, each with the resources it was granted
    */
   record RegisterWorker(String workerId, String nodeId, String hostname, String host, @Required int cpus,
-      List<Integer> gpus, List<GpuCard> gpuDevices, List<JobState> jobs) implements JobCenterRequest, Request<Registered> {
+      List<Integer> gpus, List<GpuCard> gpuDevices, List<Job> jobs) implements JobCenterRequest, Request<Registered> {
     public RegisterWorker {
       Checks.name("workerId", workerId);
       Checks.name("nodeId", nodeId);
@@ -52,7 +53,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
     }
 
     /** The same worker, reporting other jobs. */
-    public RegisterWorker running(List<JobState> running) {
+    public RegisterWorker running(List<Job> running) {
       return new RegisterWorker(workerId, nodeId, hostname, host, cpus, gpus, gpuDevices, running);
     }
   }
@@ -93,6 +94,11 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
     public int maxMemoryMb() {
       return resources.maxMemoryMb();
+    }
+
+    /** The same request with another time to wait: what is left of it when it is asked of a new master. */
+    public Allocate withTimeoutMs(long timeoutMs) {
+      return new Allocate(clientId, resources, timeoutMs, actorClass, gateway, waitForWorkers, program);
     }
   }
 

@@ -5,6 +5,7 @@ import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.ControlReply.Launched;
 import org.parl.wire.Checks;
+import org.parl.wire.gateway.Job;
 
 /** What a worker ({@code parl.worker.<id>}) is asked, by the master's gateway and by monitors. */
 public sealed interface WorkerRequest extends ControlMessage {
@@ -15,7 +16,7 @@ public sealed interface WorkerRequest extends ControlMessage {
   int DEFAULT_LOG_LINES = 500;
 
   /** Start the job the JobCenter placed on this worker; answered when its process listens. */
-  record Launch(JobState job, String grantedBy) implements WorkerRequest, Request<Launched> {
+  record Launch(Job job, String grantedBy) implements WorkerRequest, Request<Launched> {
     public Launch {
       Checks.present("job", job);
       Checks.name("grantedBy", grantedBy);

@@ -59,6 +59,7 @@ import org.parl.wire.gateway.GatewayRequest.MonitorHello;
 import org.parl.wire.gateway.GatewayRequest.Ping;
 import org.parl.wire.gateway.GatewayRequest.StatusHello;
 import org.parl.wire.gateway.GatewayRequest.WorkerHello;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.RuntimeJar;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -385,7 +386,8 @@ public final class GatewayVerticle extends VerticleBase {
   private void create(GatewaySession session, Create r) {
     placer.place(new Allocate(session.clientId(), r.resources(), r.timeoutMs(), r.actorClass(), node.memberId(),
             r.waitForWorkers(), session.program()))
-        .onSuccess(job -> {
+        .onSuccess(placement -> {
+          Job job = placement.job();
           if (session.closed()) {
             placer.kill(job.workerId(), job.jobId(), "its client disconnected before the job started");
             return;
@@ -398,7 +400,7 @@ public final class GatewayVerticle extends VerticleBase {
           }
           session.addJob(job.jobId(), job.workerId());
           clientsMap.put(session.clientId(), session::record);
-          session.send(new GatewayReply.Created(r.id(), job));
+          session.send(new GatewayReply.Created(r.id(), placement));
         })
         .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
   }

@@ -12,7 +12,6 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.control.JobState;
 import org.parl.limits.LimitSettings;
 import org.parl.scheduler.Allocation;
 import org.parl.scheduler.ResourcePool;
@@ -20,8 +19,8 @@ import org.parl.scheduler.ResourceRequest;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.GpuFault;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
@@ -35,31 +34,28 @@ import org.parl.wire.gateway.WorkerState;
 public final class JobCenter<H> {
 
   /** A request granted after waiting, with the caller's handle. */
-  public record Granted<H>(H handle, JobRecord job) {}
+  public record Granted<H>(H handle, Job job) {}
 
   /** A worker that left the pool, with the jobs it took along. */
-  public record Lost(RegisterWorker worker, List<JobRecord> jobs) {}
+  public record Lost(RegisterWorker worker, List<Job> jobs) {}
 
   /**
    * The outcome of a submission: a job now, or a queued request id to time out later; with the request as
    * the pool reads it (what it waits for).
    */
-  public record Submitted(long requestId, Optional<JobRecord> job, ResourceRequest resources) {}
+  public record Submitted(long requestId, Optional<Job> job, ResourceRequest resources) {}
 
   /**
    * The outcome of a registration: requests served with the new worker's resources, the jobs it
    * reported and the pool adopted, and those it must stop (with why).
    */
-  public record Registration<H>(List<Granted<H>> granted, List<JobRecord> adopted, Map<String, String> stop) {}
+  public record Registration<H>(List<Granted<H>> granted, List<Job> adopted, Map<String, String> stop) {}
 
   /**
    * A GPU just quarantined, with the jobs that hold it (still in the pool: the caller ends them, or
    * lets them run when the worker's operator chose "warn only").
    */
-  public record Quarantined(GpuFault fault, List<JobRecord> jobs) {}
-
-  /** The gateway member named by adopted jobs: no gateway is waiting for them. */
-  static final String ADOPTED = "adopted";
+  public record Quarantined(GpuFault fault, List<Job> jobs) {}
 
   private record Waiting<H>(Allocate request, H handle) {}
 
@@ -72,7 +68,7 @@ public final class JobCenter<H> {
   private final ResourcePool pool = new ResourcePool();
   private final Scheduler<Waiting<H>> scheduler;
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
-  private final Map<String, JobRecord> jobs = new LinkedHashMap<>();
+  private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final GpuQuarantine quarantine = GpuQuarantine.configured();
   private long jobCounter;
   private final long startedNanos;
@@ -148,16 +144,16 @@ public final class JobCenter<H> {
     }
     pool.addWorker(w.workerId(), type.lendsCpus() ? w.cpus() : 0, GpuSpecs.of(w));
     workers.put(w.workerId(), w.running(List.of()));
-    List<JobRecord> adopted = new ArrayList<>();
+    List<Job> adopted = new ArrayList<>();
     Map<String, String> stop = new LinkedHashMap<>();
-    for (JobState job : w.jobs()) {
+    for (Job job : w.jobs()) {
       adopt(w, job).ifPresentOrElse(why -> stop.put(job.jobId(), why), () -> adopted.add(jobs.get(job.jobId())));
     }
     return new Registration<>(drain(), adopted, stop);
   }
 
   /** Records a reported job as it runs; empty, or why it cannot be adopted. */
-  private Optional<String> adopt(RegisterWorker w, JobState job) {
+  private Optional<String> adopt(RegisterWorker w, Job job) {
     if (!job.workerId().equals(w.workerId())) {
       return Optional.of("worker " + w.workerId() + " reports job " + job.jobId() + " as one of worker " + job.workerId());
     }
@@ -171,18 +167,14 @@ public final class JobCenter<H> {
       return Optional.of("job " + job.jobId() + " holds " + job.cpus() + " CPU(s) and GPUs " + job.gpus()
           + ", which a " + type.label() + " cluster does not grant");
     }
-    Allocation held;
     try {
-      held = new Allocation(job.jobId(), w.workerId(), cpus, job.gpus(), job.gpuShare(), job.gpuMemoryMb());
-      pool.adopt(held);
+      pool.adopt(new Allocation(job.jobId(), w.workerId(), cpus, job.gpus(), job.gpuShare(), job.gpuMemoryMb()));
     } catch (IllegalArgumentException e) {
       return Optional.of(e.getMessage());
     }
-    boolean whole = held.wholeGpus();
-    ActorResources asked = new ActorResources(cpus, whole ? job.gpus().size() : 0, whole ? 0 : job.gpuShare(),
-        job.gpuMemoryMb(), null, job.maxMemoryMb());
-    jobs.put(job.jobId(), new JobRecord(new Allocate(job.clientId(), asked, 0, job.actorClass(), ADOPTED, false, "?"), held,
-        job.createdAt()));
+    // a cluster that lends no CPUs holds none for the job, whatever the worker reports
+    jobs.put(job.jobId(), cpus == job.cpus() ? job : new Job(job.jobId(), job.clientId(), job.workerId(), job.actorClass(), cpus,
+        job.gpus(), job.gpuShare(), job.gpuMemoryMb(), job.maxMemoryMb(), job.createdAt()));
     jobCounter = Math.max(jobCounter, jobNumber(job.jobId()));
     return Optional.empty();
   }
@@ -194,7 +186,7 @@ public final class JobCenter<H> {
       return Optional.empty();
     }
     quarantine.forget(workerId);
-    List<JobRecord> lost = new ArrayList<>();
+    List<Job> lost = new ArrayList<>();
     for (Allocation a : pool.removeWorker(workerId)) {
       lost.add(jobs.remove(a.jobId()));
     }
@@ -358,7 +350,7 @@ public final class JobCenter<H> {
       }
       GpuFault fault = new GpuFault(w.workerId(), c.index(), c.uuid(), c.fault());
       if (quarantine.faulty(fault)) {
-        List<JobRecord> on = new ArrayList<>();
+        List<Job> on = new ArrayList<>();
         for (Allocation a : pool.setGpuQuarantined(w.workerId(), c.index(), true)) {
           on.add(jobs.get(a.jobId()));
         }
@@ -404,10 +396,10 @@ public final class JobCenter<H> {
   }
 
   /** Which of these jobs {@code clientId} holds (a client resuming its session). */
-  public List<JobRecord> claim(String clientId, List<String> jobIds) {
-    List<JobRecord> held = new ArrayList<>();
+  public List<Job> claim(String clientId, List<String> jobIds) {
+    List<Job> held = new ArrayList<>();
     for (String id : jobIds) {
-      JobRecord job = jobs.get(id);
+      Job job = jobs.get(id);
       if (job != null && job.clientId().equals(clientId)) {
         held.add(job);
       }
@@ -416,8 +408,8 @@ public final class JobCenter<H> {
   }
 
   /** A job ended (or never started): its resources return and waiting requests are served. */
-  public Optional<JobRecord> end(String jobId) {
-    JobRecord job = jobs.remove(jobId);
+  public Optional<Job> end(String jobId) {
+    Job job = jobs.remove(jobId);
     if (job == null) {
       return Optional.empty();
     }
@@ -434,13 +426,15 @@ public final class JobCenter<H> {
     return granted;
   }
 
-  private JobRecord record(Allocate r, Allocation a) {
-    JobRecord job = new JobRecord(r, a, System.currentTimeMillis());
+  /** The one place a job is made: from the request and what the pool granted it. */
+  private Job record(Allocate r, Allocation a) {
+    Job job = new Job(a.jobId(), r.clientId(), a.workerId(), r.actorClass(), a.cpus(), a.gpus(), a.gpuShare(),
+        a.gpuMemoryMb(), r.maxMemoryMb(), System.currentTimeMillis());
     jobs.put(job.jobId(), job);
     return job;
   }
 
-  public Optional<JobRecord> job(String jobId) {
+  public Optional<Job> job(String jobId) {
     return Optional.ofNullable(jobs.get(jobId));
   }
 
@@ -448,7 +442,7 @@ public final class JobCenter<H> {
     return Optional.ofNullable(workers.get(workerId));
   }
 
-  public List<JobRecord> jobs() {
+  public List<Job> jobs() {
     return List.copyOf(jobs.values());
   }
 
@@ -503,7 +497,7 @@ public final class JobCenter<H> {
     for (String id : workers.keySet()) {
       ws.add(workerState(id).orElseThrow());
     }
-    List<JobState> js = jobs.values().stream().map(JobRecord::state).toList();
-    return new Snapshot(type, maxGpusPerActor, ws, js, scheduler.waitingCount(), longestWaitMillis(), invariant);
+    return new Snapshot(type, maxGpusPerActor, ws, List.copyOf(jobs.values()), scheduler.waitingCount(), longestWaitMillis(),
+        invariant);
   }
 }

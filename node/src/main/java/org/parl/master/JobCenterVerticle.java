@@ -42,7 +42,6 @@ import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
-import org.parl.control.JobState;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
@@ -51,6 +50,7 @@ import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.GpuFault;
+import org.parl.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -146,7 +146,7 @@ public final class JobCenterVerticle extends VerticleBase {
         .on(EndJob.class, r -> whenServing(() -> end(r)))
         .on(CancelClient.class, r -> whenServing(() -> cancel(r)))
         .on(ClaimJobs.class, r -> whenServing(() -> Future.succeededFuture(
-            new Claimed(center.claim(r.clientId(), r.jobIds()).stream().map(JobRecord::state).toList()))))
+            new Claimed(center.claim(r.clientId(), r.jobIds())))))
         .on(GetSnapshot.class, r -> whenServing(() -> Future.succeededFuture(snapshot())))
         .on(GetWaiting.class, r -> whenServing(() -> Future.succeededFuture(new WaitingList(center.waiting()))))
         .on(Drain.class, r -> whenServing(() -> drain(r)))
@@ -194,10 +194,10 @@ public final class JobCenterVerticle extends VerticleBase {
       }
     });
     expected = live;
-    List<JobState> jobs = new ArrayList<>();
+    List<Job> jobs = new ArrayList<>();
     mappedJobs.values().forEach(json -> {
       try {
-        jobs.add(ControlCodec.fromJson(json, JobState.class));
+        jobs.add(ControlCodec.fromJson(json, Job.class));
       } catch (BadMessageException e) {
         log.warn("ignored a malformed job record in the cluster map: {}", e.getMessage());
       }
@@ -223,7 +223,7 @@ public final class JobCenterVerticle extends VerticleBase {
     }
   }
 
-  private void rebuild(Set<String> mappedWorkers, List<JobState> mappedJobs) {
+  private void rebuild(Set<String> mappedWorkers, List<Job> mappedJobs) {
     if (serving.future().isComplete()) {
       return;
     }
@@ -234,7 +234,7 @@ public final class JobCenterVerticle extends VerticleBase {
     for (String id : r.dropped()) {
       workersMap.remove(id);
     }
-    for (JobState job : r.released()) {
+    for (Job job : r.released()) {
       jobsMap.remove(job.jobId());
       tellGateways(job.jobId(), job.clientId(), job.workerId(), "its worker no longer runs it (found when a master "
           + "took over)", true);
@@ -296,8 +296,8 @@ public final class JobCenterVerticle extends VerticleBase {
             : w.cpus() + " CPUs",
         w.jobs().isEmpty() ? "" : ", running " + reg.adopted().size() + " job(s) adopted and " + reg.stop().size() + " to stop");
     reg.stop().forEach((job, why) -> log.warn("worker {} must stop job {}: {}", w.workerId(), job, why));
-    for (JobRecord job : reg.adopted()) {
-      jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
+    for (Job job : reg.adopted()) {
+      jobsMap.put(job.jobId(), () -> ControlCodec.json(job));
     }
     publishWorker(w.workerId());
     grant(reg.granted());
@@ -344,11 +344,11 @@ public final class JobCenterVerticle extends VerticleBase {
     return DONE;
   }
 
-  private void release(JobRecord job, String cause, boolean lost) {
+  private void release(Job job, String cause, boolean lost) {
     release(job, cause, lost, null);
   }
 
-  private void release(JobRecord job, String cause, boolean lost, GpuFault fault) {
+  private void release(Job job, String cause, boolean lost, GpuFault fault) {
     if (lost) {
       jobsLost++;
     }
@@ -379,7 +379,7 @@ public final class JobCenterVerticle extends VerticleBase {
       if (q.jobs().isEmpty()) {
         continue;
       }
-      List<String> ids = q.jobs().stream().map(JobRecord::jobId).toList();
+      List<String> ids = q.jobs().stream().map(Job::jobId).toList();
       if (!r.stopJobs()) {
         log.warn("worker {} runs with --gpu-faults warn: job(s) {} keep running on faulty GPU {}", f.workerId(), ids,
             f.index());
@@ -387,7 +387,7 @@ public final class JobCenterVerticle extends VerticleBase {
       }
       log.warn("stopping job(s) {} on faulty GPU {} of worker {}", ids, f.index(), f.workerId());
       String cause = f.describe();
-      for (JobRecord job : q.jobs()) {
+      for (Job job : q.jobs()) {
         if (center.job(job.jobId()).isEmpty()) {
           continue; // a job on two GPUs that failed together: stopped already
         }
@@ -473,14 +473,14 @@ public final class JobCenterVerticle extends VerticleBase {
     failNeverFitting();
     jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());
-    for (JobRecord job : lost.jobs()) {
+    for (Job job : lost.jobs()) {
       jobsMap.remove(job.jobId());
     }
   }
 
   /** The clients of the worker's jobs, and anyone listening, hear that they are lost. */
   private void tellLost(JobCenter.Lost lost, String cause) {
-    for (JobRecord job : lost.jobs()) {
+    for (Job job : lost.jobs()) {
       tellGateways(job.jobId(), job.clientId(), job.workerId(), cause, true);
     }
     ControlBus.publish(vertx, Addresses.WORKER_LOST, new WorkerLost(lost.worker().workerId(), cause));
@@ -492,12 +492,12 @@ public final class JobCenterVerticle extends VerticleBase {
     }
   }
 
-  private Granted granted(JobRecord job) {
+  private Granted granted(Job job) {
     jobsStarted++;
-    jobsMap.put(job.jobId(), () -> ControlCodec.json(job.state()));
+    jobsMap.put(job.jobId(), () -> ControlCodec.json(job));
     publishWorker(job.workerId());
     var worker = center.worker(job.workerId()).orElseThrow();
-    return new Granted(job.state(), worker.host(), worker.nodeId(), node.memberId());
+    return new Granted(job, worker.host(), worker.nodeId(), node.memberId());
   }
 
   private void publishWorker(String workerId) {
@@ -509,7 +509,7 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private List<String> jobIds() {
-    return center.jobs().stream().map(JobRecord::jobId).toList();
+    return center.jobs().stream().map(Job::jobId).toList();
   }
 
   private String timeoutMessage(Allocate r, ResourceRequest resources, Optional<String> reason) {

@@ -16,7 +16,6 @@ import org.parl.control.ControlReply.Launched;
 import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.EndJob;
-import org.parl.control.JobState;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
@@ -24,6 +23,7 @@ import org.parl.ha.JobCenterCalls;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,9 +97,7 @@ final class Placer {
   private void submit(Waiting w) {
     int attempt = ++w.attempt;
     long waitLeft = Math.max(0, w.waitUntil - System.currentTimeMillis());
-    Allocate request = new Allocate(w.request.clientId(), w.request.resources(), waitLeft, w.request.actorClass(),
-        w.request.gateway(), w.request.waitForWorkers(), w.request.program());
-    JobCenterCalls.request(vertx, masters, request, waitLeft + JOB_CENTER_SLACK_MS).onComplete(ar -> {
+    JobCenterCalls.request(vertx, masters, w.request.withTimeoutMs(waitLeft), waitLeft + JOB_CENTER_SLACK_MS).onComplete(ar -> {
       if (w.attempt == attempt) {
         waiting.remove(w);
         w.granted.handle(ar);
@@ -127,13 +125,11 @@ final class Placer {
   }
 
   private Future<JobPlacement> launch(Granted granted) {
-    JobState job = granted.job();
+    Job job = granted.job();
     Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), new Launch(job, granted.grantedBy()),
         LAUNCH_TIMEOUT_MS, nodeId.equals(granted.workerNodeId()));
-    return launches.track(job.workerId(), launched).map(at -> new JobPlacement(job.jobId(), job.clientId(),
-        job.workerId(), job.actorClass(), job.cpus(), job.gpus(), job.gpuShare(), job.gpuMemoryMb(), job.maxMemoryMb(),
-        job.createdAt(), at.host(),
-        at.port(), at.token(), at.pid(), at.slot()));
+    return launches.track(job.workerId(), launched)
+        .map(at -> new JobPlacement(job, at.host(), at.port(), at.token(), at.pid(), at.slot()));
   }
 
   /** Stops a job; a failure is logged (the job's end, or its worker's loss, is reported anyway). */
@@ -143,7 +139,7 @@ final class Placer {
   }
 
   /** Returns the resources of a job that never started; the worker may have reported it already. */
-  private void release(JobState job, String cause) {
+  private void release(Job job, String cause) {
     EndJob end = new EndJob(job.jobId(), job.workerId(), cause, false);
     JobCenterCalls.request(vertx, masters, end, JOB_CENTER_SLACK_MS, ATTEMPT_MS)
         .onFailure(e -> {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.control.JobState;
+import org.parl.wire.gateway.Job;
 
 /**
  * How a new active master rebuilds the JobCenter (docs/contract.md §10), without Vert.x: from the workers'
@@ -40,7 +40,7 @@ public final class Rebuild {
    * @param dropped workers in the maps that did not report
    */
   public record Rebuilt<H>(JobCenter<H> center, Map<String, JobCenter.Registration<H>> registrations,
-      Map<String, String> refused, List<JobState> released, List<String> dropped) {}
+      Map<String, String> refused, List<Job> released, List<String> dropped) {}
 
   private Rebuild() {}
 
@@ -50,13 +50,13 @@ public final class Rebuild {
    * @param reports the workers' registrations with their jobs, in arrival order
    */
   public static <H> Rebuilt<H> run(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient,
-      Set<String> mappedWorkers, Collection<JobState> mappedJobs, List<RegisterWorker> reports) {
+      Set<String> mappedWorkers, Collection<Job> mappedJobs, List<RegisterWorker> reports) {
     long highest = 0;
-    for (JobState j : mappedJobs) {
+    for (Job j : mappedJobs) {
       highest = Math.max(highest, JobCenter.jobNumber(j.jobId()));
     }
     for (RegisterWorker w : reports) {
-      for (JobState j : w.jobs()) {
+      for (Job j : w.jobs()) {
         highest = Math.max(highest, JobCenter.jobNumber(j.jobId()));
       }
     }
@@ -70,8 +70,8 @@ public final class Rebuild {
         refused.put(w.workerId(), r.getMessage());
       }
     }
-    List<JobState> released = new ArrayList<>();
-    for (JobState j : mappedJobs) {
+    List<Job> released = new ArrayList<>();
+    for (Job j : mappedJobs) {
       if (center.job(j.jobId()).isEmpty()) {
         released.add(j);
       }

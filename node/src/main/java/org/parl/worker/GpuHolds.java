@@ -2,7 +2,7 @@ package org.parl.worker;
 
 import java.util.Collection;
 import java.util.Optional;
-import org.parl.control.JobState;
+import org.parl.wire.gateway.Job;
 
 /**
  * The worker's own check of a grant against the jobs it runs: a GPU held whole is held by one job,
@@ -16,13 +16,13 @@ final class GpuHolds {
   private GpuHolds() {}
 
   /** Why {@code job} cannot run beside {@code running}, or empty when it can. */
-  static Optional<String> conflict(Collection<JobState> running, JobState job) {
+  static Optional<String> conflict(Collection<Job> running, Job job) {
     if (running.stream().anyMatch(other -> other.jobId().equals(job.jobId()))) {
       return Optional.of("already runs job " + job.jobId());
     }
     for (int gpu : job.gpus()) {
       int held = 0;
-      for (JobState other : running) {
+      for (Job other : running) {
         if (!other.gpus().contains(gpu)) {
           continue;
         }

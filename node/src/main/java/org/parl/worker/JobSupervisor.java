@@ -19,12 +19,12 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
-import org.parl.control.JobState;
 import org.parl.job.tree.JobTree;
 import org.parl.limits.LimitSettings;
 import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobControl;
+import org.parl.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -194,7 +194,7 @@ final class JobSupervisor {
   }
 
   /** Binds a ready (or starting) process to a job. */
-  void reserve(JobProcess p, JobState job) {
+  void reserve(JobProcess p, Job job) {
     table.reserve(p, job);
   }
 

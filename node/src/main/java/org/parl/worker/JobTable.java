@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.parl.control.JobState;
+import org.parl.wire.gateway.Job;
 
 /**
  * The job processes of a worker: the live ones by slot, and the ones that hosted a job by job id,
@@ -37,7 +37,7 @@ final class JobTable {
   }
 
   /** Binds a process to the job the master placed on it. */
-  void reserve(JobProcess p, JobState job) {
+  void reserve(JobProcess p, Job job) {
     p.jobId = job.jobId();
     p.clientId = job.clientId();
     p.actorClass = job.actorClass();

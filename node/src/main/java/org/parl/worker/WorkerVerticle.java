@@ -23,7 +23,6 @@ import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.control.JobState;
 import org.parl.control.JobView;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.WorkerRequest.DownloadLog;
@@ -36,6 +35,7 @@ import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
 import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +66,7 @@ public final class WorkerVerticle extends VerticleBase {
   private final Supplier<Masters> masters;
   private final Fencing fencing;
   /** The jobs this worker runs or launches, as granted: what it reports to a new active master. */
-  private final Map<String, JobState> granted = new LinkedHashMap<>();
+  private final Map<String, Job> granted = new LinkedHashMap<>();
   /**
    * Counts the times the warm pool was found full. A refill delayed after a create starts a JVM only
    * if the pool was not full since: under create+close churn the process taken comes back (job reuse)
@@ -261,7 +261,7 @@ public final class WorkerVerticle extends VerticleBase {
     if (jobs.stopping() || (fence != null && fence.masterGone())) {
       return Failures.future(ErrorKind.LOST, "worker " + settings.workerId() + " lost its master and is stopping");
     }
-    JobState job = request.job();
+    Job job = request.job();
     List<Integer> gpus = job.gpus();
     if (!settings.gpus().containsAll(gpus)) {
       return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " does not lend GPU(s) " + gpus);

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.parl.wire.BadMessageException;
+import org.parl.wire.gateway.Job;
 
 class ControlCodecTest {
 
@@ -141,6 +142,6 @@ class ControlCodecTest {
   @Test
   void recordsCannotBeBuiltInvalid() {
     assertThrows(BadMessageException.class, () -> new JobCenterRequest.Allocate(null, 0, 1, 0, 10, "A", "?"));
-    assertThrows(BadMessageException.class, () -> new JobState("j", "c", "w", "A", 0, List.of(1, 1), 0, 0));
+    assertThrows(BadMessageException.class, () -> new Job("j", "c", "w", "A", 0, List.of(1, 1), 0, 0));
   }
 }

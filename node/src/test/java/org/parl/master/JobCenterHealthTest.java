@@ -12,6 +12,7 @@ import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WorkerState;
 
 /** Quarantine of faulty GPUs in the JobCenter (docs/contract.md §11). */
@@ -40,9 +41,9 @@ class JobCenterHealthTest {
 
   @Test
   void aFaultyGpuLeavesTheVacantListAndItsJobsAreReturned() {
-    JobRecord onZero = gpu.submit(gpus("c", 1), "a").job().orElseThrow();
-    JobRecord onOne = gpu.submit(gpus("c", 1), "b").job().orElseThrow();
-    assertEquals(List.of(1), onOne.state().gpus());
+    Job onZero = gpu.submit(gpus("c", 1), "a").job().orElseThrow();
+    Job onOne = gpu.submit(gpus("c", 1), "b").job().orElseThrow();
+    assertEquals(List.of(1), onOne.gpus());
     List<JobCenter.Quarantined> q = gpu.gpuHealth(report(false), 0);
     assertEquals(1, q.size());
     assertEquals(1, q.get(0).fault().index());
@@ -80,7 +81,7 @@ class JobCenterHealthTest {
     assertEquals(null, state().gpuShares().get(1).fault());
     List<JobCenter.Granted<String>> granted = gpu.drain();
     assertEquals("waits", granted.get(0).handle());
-    assertEquals(List.of(1), granted.get(0).job().state().gpus());
+    assertEquals(List.of(1), granted.get(0).job().gpus());
     gpu.checkInvariants();
   }
 

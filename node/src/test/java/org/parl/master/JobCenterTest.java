@@ -10,6 +10,7 @@ import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.Job;
 
 class JobCenterTest {
 
@@ -53,7 +54,7 @@ class JobCenterTest {
   @Test
   void aClientThatLeavesLosesItsWaitingRequests() {
     gpu.register(worker("w", "n", 4, List.of(0)));
-    JobRecord held = gpu.submit(gpus("a", 1), "first").job().orElseThrow();
+    Job held = gpu.submit(gpus("a", 1), "first").job().orElseThrow();
     assertTrue(gpu.submit(gpus("b", 1), "b-waits").job().isEmpty());
     assertTrue(gpu.submit(gpus("c", 1), "c-waits").job().isEmpty());
     assertEquals(List.of("b-waits"), gpu.cancelClient("b"));
@@ -67,7 +68,7 @@ class JobCenterTest {
   void aDeadNodeTakesItsWorkersAndJobs() {
     gpu.register(worker("w1", "node-a", 4, List.of(0, 1)));
     gpu.register(worker("w2", "node-b", 4, List.of(0)));
-    JobRecord onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
+    Job onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
     List<JobCenter.Lost> lost = gpu.removeNode("node-a");
     assertEquals(1, lost.size());
     assertEquals(List.of(onA), lost.get(0).jobs());

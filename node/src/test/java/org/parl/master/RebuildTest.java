@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.control.JobState;
+import org.parl.wire.gateway.Job;
 
 /**
  * {@link Rebuild} (docs/contract.md §10) against maps and worker reports that disagree in every way: jobs the
@@ -35,18 +35,18 @@ class RebuildTest {
     final ClusterType type;
     final List<RegisterWorker> reports = new ArrayList<>();
     /** Per reporting worker, the jobs that really run there without conflict: all must be adopted (earlier reports' jobs first). */
-    final Map<String, List<JobState>> valid = new HashMap<>();
+    final Map<String, List<Job>> valid = new HashMap<>();
     /** Per reporting worker, the conflicting jobs it reports after its valid ones: all must be refused. */
-    final Map<String, List<JobState>> conflicting = new HashMap<>();
+    final Map<String, List<Job>> conflicting = new HashMap<>();
     final Set<String> mappedWorkers = new LinkedHashSet<>();
-    final List<JobState> mappedJobs = new ArrayList<>();
+    final List<Job> mappedJobs = new ArrayList<>();
     long highestJob;
 
     Situation(Random r) {
       type = r.nextInt(4) == 0 ? ClusterType.CPU : ClusterType.GPU;
       int workers = 1 + r.nextInt(6);
       long jobNumber = 1 + r.nextInt(50);
-      List<JobState> everyValid = new ArrayList<>();
+      List<Job> everyValid = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
         String id = "w-" + w;
         boolean reports = r.nextInt(6) != 0;
@@ -60,7 +60,7 @@ class RebuildTest {
           lent.add(r.nextInt(8));
         }
         int cpus = type == ClusterType.CPU ? 1 + r.nextInt(8) : 0;
-        List<JobState> jobs = new ArrayList<>();
+        List<Job> jobs = new ArrayList<>();
         List<Integer> free = new ArrayList<>(type == ClusterType.GPU ? lent : List.of());
         int freeCpus = cpus;
         int n = r.nextInt(4);
@@ -78,9 +78,9 @@ class RebuildTest {
             jobs.add(job(jobId, id, k, List.of()));
           }
         }
-        List<JobState> bad = new ArrayList<>();
+        List<Job> bad = new ArrayList<>();
         if (!jobs.isEmpty() && r.nextInt(3) == 0) { // a second job on a held resource
-          JobState held = jobs.get(r.nextInt(jobs.size()));
+          Job held = jobs.get(r.nextInt(jobs.size()));
           bad.add(job("job-" + (++jobNumber), id, type == ClusterType.CPU ? cpus + 1 : 0, held.gpus()));
         }
         if (type == ClusterType.GPU && r.nextInt(4) == 0) { // a GPU it does not lend
@@ -91,7 +91,7 @@ class RebuildTest {
               type == ClusterType.GPU ? List.of(lent.get(0)) : List.of()));
         }
         if (!everyValid.isEmpty() && r.nextInt(5) == 0) { // an id another worker's job has
-          JobState other = everyValid.get(r.nextInt(everyValid.size()));
+          Job other = everyValid.get(r.nextInt(everyValid.size()));
           if (type == ClusterType.GPU && !free.isEmpty()) {
             bad.add(job(other.jobId(), id, 0, List.of(free.get(0))));
           } else if (type == ClusterType.CPU && freeCpus > 0) {
@@ -100,7 +100,7 @@ class RebuildTest {
         }
         if (reports) {
           everyValid.addAll(jobs);
-          List<JobState> reported = new ArrayList<>(jobs);
+          List<Job> reported = new ArrayList<>(jobs);
           reported.addAll(bad);
           this.reports.add(new RegisterWorker(id, "node-" + w, "host", "127.0.0.1", cpus, type == ClusterType.GPU ? lent : List.of(),
               List.of(), reported));
@@ -110,7 +110,7 @@ class RebuildTest {
         if (r.nextInt(5) != 0) {
           mappedWorkers.add(id);
         }
-        for (JobState j : jobs) {
+        for (Job j : jobs) {
           if (r.nextInt(4) != 0) { // the map has it, maybe with a stale GPU list
             mappedJobs.add(r.nextInt(5) == 0 && type == ClusterType.GPU ? job(j.jobId(), id, 0, List.of(r.nextInt(8))) : j);
           }
@@ -127,8 +127,8 @@ class RebuildTest {
       highestJob = jobNumber;
     }
 
-    private static JobState job(String jobId, String workerId, int cpus, List<Integer> gpus) {
-      return new JobState(jobId, "c-1", workerId, "my.Actor", cpus, gpus, 0, 1L);
+    private static Job job(String jobId, String workerId, int cpus, List<Integer> gpus) {
+      return new Job(jobId, "c-1", workerId, "my.Actor", cpus, gpus, 0, 1L);
     }
   }
 
@@ -147,14 +147,14 @@ class RebuildTest {
       for (RegisterWorker w : s.reports) {
         JobCenter.Registration<String> reg = rebuilt.registrations().get(w.workerId());
         assertTrue(reg != null, where + ": worker " + w.workerId() + " was refused: " + rebuilt.refused());
-        for (JobState j : s.valid.get(w.workerId())) {
+        for (Job j : s.valid.get(w.workerId())) {
           expected.add(j.jobId());
-          JobRecord held = center.job(j.jobId()).orElseThrow(() -> new AssertionError(where + ": " + j + " was not adopted"));
+          Job held = center.job(j.jobId()).orElseThrow(() -> new AssertionError(where + ": " + j + " was not adopted"));
           assertEquals(w.workerId(), held.workerId(), where);
-          assertEquals(j.gpus(), held.allocation().gpus(), where + ": the worker's GPUs win over the map's");
-          assertEquals(j.cpus(), held.allocation().cpus(), where);
+          assertEquals(j.gpus(), held.gpus(), where + ": the worker's GPUs win over the map's");
+          assertEquals(j.cpus(), held.cpus(), where);
         }
-        for (JobState j : s.conflicting.get(w.workerId())) {
+        for (Job j : s.conflicting.get(w.workerId())) {
           assertTrue(reg.stop().containsKey(j.jobId()), where + ": conflicting " + j + " must be stopped, not " + reg);
         }
         assertEquals(s.conflicting.get(w.workerId()).size(), reg.stop().size(), where + ": only conflicts are stopped");

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.parl.control.JobState;
+import org.parl.wire.gateway.Job;
 
 class JobReuseTableTest {
 
@@ -80,7 +80,7 @@ class JobReuseTableTest {
     assertEquals(Optional.of(fresh), table.warm(List.of()), "ready before starting, however often served");
   }
 
-  private static JobState job(String id) {
-    return new JobState(id, "c", "w-1", "my.Actor", 1, List.of(), 0, 0);
+  private static Job job(String id) {
+    return new Job(id, "c", "w-1", "my.Actor", 1, List.of(), 0, 0);
   }
 }

@@ -1,18 +1,22 @@
-package org.parl.control;
+package org.parl.wire.gateway;
 
 import java.util.List;
 import org.parl.wire.Checks;
-import org.parl.wire.gateway.WorkerState;
 
 /**
- * A job the JobCenter granted resources to: who asked, what it runs and where. Published in the
- * cluster map {@code parl.jobs}, and carried by grants, launches and snapshots.
+ * A job and its resources: who asked, what it runs, where, and what the JobCenter granted it. Made
+ * once where the JobCenter grants the allocation, then passed on as it is: published in the cluster
+ * map {@code parl.jobs}, carried by grants and launches, reported by workers to a new master, and
+ * told to the client inside its {@link JobPlacement}.
  *
+ * @param gpus the indices of the GPUs it holds, none for a CPU job
  * @param gpuShare thousandths of each of its GPUs it holds: 1000 when whole, 1..999 for a share, 0 for a
  *     memory budget alone or a CPU job
  * @param gpuMemoryMb its GPU memory budget on each GPU, or 0
+ * @param maxMemoryMb the memory limit of its process, or 0 for none
+ * @param createdAt when it was granted, in milliseconds since the epoch
  */
-public record JobState(
+public record Job(
     String jobId,
     String clientId,
     String workerId,
@@ -24,7 +28,7 @@ public record JobState(
     int maxMemoryMb,
     long createdAt) {
 
-  public JobState {
+  public Job {
     Checks.name("jobId", jobId);
     Checks.name("clientId", clientId);
     Checks.name("workerId", workerId);
@@ -37,7 +41,7 @@ public record JobState(
   }
 
   /** A job holding CPUs, or whole GPUs, with no GPU memory budget (PARL's two kinds). */
-  public JobState(String jobId, String clientId, String workerId, String actorClass, int cpus, List<Integer> gpus,
+  public Job(String jobId, String clientId, String workerId, String actorClass, int cpus, List<Integer> gpus,
       int maxMemoryMb, long createdAt) {
     this(jobId, clientId, workerId, actorClass, cpus, gpus, gpus.isEmpty() ? 0 : 1000, 0, maxMemoryMb, createdAt);
   }
