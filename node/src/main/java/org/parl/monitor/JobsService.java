@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.parl.cluster.Addresses;
 import org.parl.control.ControlBus;
-import org.parl.control.ControlCodec;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.Failures;
 import org.parl.control.JobView;
@@ -22,6 +21,7 @@ import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.Job;
 
 /**
  * Asks the workers about jobs, live and ended: a client's jobs, a job's log tail, a job's whole
@@ -67,9 +67,9 @@ final class JobsService {
             continue;
           }
           for (JobView j : answer.result()) {
-            if (clientId.equals(j.clientId())) {
-              homes.put(j.jobId(), workerId);
-              jobs.add(describe(ControlCodec.toJson(j), workerId, state));
+            if (clientId.equals(j.job().clientId())) {
+              homes.put(j.job().jobId(), workerId);
+              jobs.add(describe(shown(j), workerId, state));
             }
           }
         }
@@ -137,6 +137,27 @@ final class JobsService {
     return job.copy().put("workerId", workerId).put("hostname", w == null ? null : w.getString("hostname"));
   }
 
+  /**
+   * A job process as the API shows it: flat, the job's fields beside the process's, as the web pages
+   * read them (docs/contract.md §6), though the worker sends the job as one record.
+   */
+  static JsonObject shown(JobView view) {
+    Job job = view.job();
+    return new JsonObject()
+        .put("jobId", job.jobId())
+        .put("slot", view.slot())
+        .put("clientId", job.clientId())
+        .put("actorClass", job.actorClass())
+        .put("pid", view.pid())
+        .put("state", view.state())
+        .put("gpus", new JsonArray(new ArrayList<>(job.gpus())))
+        .put("memoryLimitMb", view.memoryLimitMb())
+        .put("startedAt", view.startedAt())
+        .put("endedAt", view.endedAt())
+        .put("calls", view.calls())
+        .put("cause", view.cause());
+  }
+
   private static List<String> aliveWorkers(ClusterState state) {
     return state.workers().keySet().stream().filter(state::workerAlive).sorted().toList();
   }
@@ -144,7 +165,7 @@ final class JobsService {
   /** A job's log from one worker, as the API shows it: the job's fields and {@code log}. */
   private Future<JsonObject> ask(String workerId, Request<JobLog> request, long timeoutMs) {
     return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs)
-        .map(answer -> ControlCodec.toJson(answer.job()).put("log", answer.log()));
+        .map(answer -> shown(answer.job()).put("log", answer.log()));
   }
 
   private static ApiError asApiError(Throwable e, String jobId, String workerId) {

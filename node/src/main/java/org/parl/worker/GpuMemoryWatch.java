@@ -45,7 +45,7 @@ final class GpuMemoryWatch {
   private void check() {
     Map<JobProcess, JobTree> budgeted = new HashMap<>();
     table.live().forEach(p -> {
-      if (p.gpuMemoryMb > 0 && p.tree != null && p.jobId != null && p.state != JobProcess.State.ENDED) {
+      if (p.job != null && p.job.gpuMemoryMb() > 0 && p.tree != null && p.state != JobProcess.State.ENDED) {
         budgeted.put(p, p.tree);
       }
     });
@@ -77,9 +77,9 @@ final class GpuMemoryWatch {
       }
       lastProblem = o.problem();
       o.use().forEach((p, perGpu) -> perGpu.forEach((gpu, mb) -> {
-        if (mb > p.gpuMemoryMb && p.state != JobProcess.State.ENDED && p.killCause == null) {
+        if (mb > p.job.gpuMemoryMb() && p.state != JobProcess.State.ENDED && p.killCause == null) {
           kill.accept(p, "GPU memory budget: its processes use " + mb + " MiB of GPU " + gpu + ", over gpuMemoryMb="
-              + p.gpuMemoryMb);
+              + p.job.gpuMemoryMb());
         }
       }));
     });

@@ -7,6 +7,7 @@ import java.util.List;
 import org.parl.job.tree.JobTree;
 import org.parl.limits.WriteBound;
 import org.parl.security.SharedSecret;
+import org.parl.wire.gateway.Job;
 
 /**
  * One job process as its worker sees it. A process is started either warm (generic, waiting for
@@ -55,11 +56,8 @@ final class JobProcess {
   int port;
   /** The secret the job made for its client, who proves it on the data port; never logged. */
   String token;
-  String jobId;
-  String clientId;
-  String actorClass;
-  /** The GPU memory budget of its job on each of its GPUs, in MiB (0: none), held by {@code GpuMemoryWatch}. */
-  long gpuMemoryMb;
+  /** The job placed on it, with its resources (its GPU memory budget is held by {@code GpuMemoryWatch}); null while warm. */
+  Job job;
   long lastPong = System.currentTimeMillis();
   /** Calls the process has served, as of its last pong. */
   long calls;
@@ -127,7 +125,12 @@ final class JobProcess {
     return process == null ? -1 : process.pid();
   }
 
+  /** Its job's id, or null while it is warm. */
+  String jobId() {
+    return job == null ? null : job.jobId();
+  }
+
   boolean warm() {
-    return jobId == null;
+    return job == null;
   }
 }

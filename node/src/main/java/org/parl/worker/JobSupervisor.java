@@ -201,12 +201,12 @@ final class JobSupervisor {
   /** Tells a ready process which job it runs (for its log) and marks it assigned. */
   void assign(JobProcess p) {
     p.state = JobProcess.State.ASSIGNED;
-    JobControl.Assign assign = new JobControl.Assign(p.jobId, p.clientId);
+    JobControl.Assign assign = new JobControl.Assign(p.jobId(), p.job.clientId());
     if (p.reused && p.output != null) {
       p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
     }
     ControlServer.send(p, assign);
-    log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId, p.clientId, p.pid(), p.slot,
+    log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId(), p.job.clientId(), p.pid(), p.slot,
         p.gpus.isEmpty() ? "" : ", CUDA_VISIBLE_DEVICES=" + p.gpus);
   }
 
@@ -311,7 +311,7 @@ final class JobSupervisor {
     if (msg instanceof JobControl.GpuMismatch mismatch) {
       // the job sends it once, from the create that found it (which fails with both lists)
       log.warn("job {} in process {} (pid {}) does not run on its GPUs: the CUDA driver shows {}, its allocation is {}",
-          p.jobId, p.slot, p.pid(), mismatch.seen(), mismatch.expected());
+          p.jobId(), p.slot, p.pid(), mismatch.seen(), mismatch.expected());
     } else if (msg instanceof JobControl.Released released) {
       released(p, released);
     } else if (msg instanceof JobControl.NotReused notReused) {
@@ -333,7 +333,7 @@ final class JobSupervisor {
    * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
    */
   private void released(JobProcess p, JobControl.Released msg) {
-    if (p.state != JobProcess.State.ASSIGNED || p.jobId == null) {
+    if (p.state != JobProcess.State.ASSIGNED || p.jobId() == null) {
       log.warn("job process {} said its actor was closed, but it runs none: stopped", p.slot);
       ControlServer.send(p, new JobControl.Stop());
       return;
@@ -364,7 +364,7 @@ final class JobSupervisor {
     });
     // its resources return once the process proved clean (readyAgain), or once it is gone (reportEnd)
     next.pendingEnd = p;
-    log.info("job {} ended: its actor was closed; process {} is checked for reuse as slot {}", p.jobId, p.pid(), slot);
+    log.info("job {} ended: its actor was closed; process {} is checked for reuse as slot {}", p.jobId(), p.pid(), slot);
   }
 
   /** Reports the end of the job a recycled process served before, if it was not reported yet. */
@@ -501,8 +501,8 @@ final class JobSupervisor {
     }
     vertx.executeBlocking(() -> deleteTree(p.workDir));
     reportPendingEnd(p);
-    if (p.jobId != null) {
-      log.info("job {} ended: {}", p.jobId, p.endCause);
+    if (p.jobId() != null) {
+      log.info("job {} ended: {}", p.jobId(), p.endCause);
       onJobEnded.accept(p, abnormal);
     } else if (!stopping) {
       if (abnormal) {

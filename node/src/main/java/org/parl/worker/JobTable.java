@@ -38,11 +38,8 @@ final class JobTable {
 
   /** Binds a process to the job the master placed on it. */
   void reserve(JobProcess p, Job job) {
-    p.jobId = job.jobId();
-    p.clientId = job.clientId();
-    p.actorClass = job.actorClass();
-    p.gpuMemoryMb = job.gpuMemoryMb();
-    byJob.put(p.jobId, p);
+    p.job = job;
+    byJob.put(job.jobId(), p);
     trimHistory();
   }
 

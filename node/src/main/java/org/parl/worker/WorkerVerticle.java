@@ -322,19 +322,19 @@ public final class WorkerVerticle extends VerticleBase {
 
   /** A job process as the monitor is told about it. */
   private static JobView view(JobProcess p) {
-    return new JobView(p.jobId, p.slot, p.clientId, p.actorClass, p.pid(), p.state.name().toLowerCase(), p.gpus,
-        p.memoryLimitMb, p.startedAt, p.endedAt, p.calls, p.endCause);
+    return new JobView(p.job, p.slot, p.pid(), p.state.name().toLowerCase(), p.memoryLimitMb, p.startedAt, p.endedAt, p.calls,
+        p.endCause);
   }
 
   private void jobEnded(JobProcess p, boolean abnormal) {
     endedCalls += p.calls;
-    granted.remove(p.jobId);
+    granted.remove(p.jobId());
     if (jobs.stopping()) {
       return; // the JobCenter drops this worker's jobs when it leaves the cluster
     }
     // while a new active master rebuilds the pool there is no JobCenter for a moment: the end is retried
-    JobCenterCalls.request(vertx, masters, new EndJob(p.jobId, settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
-        .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId, e.getMessage()));
+    JobCenterCalls.request(vertx, masters, new EndJob(p.jobId(), settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
+        .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId(), e.getMessage()));
     topUpWarm();
   }
 

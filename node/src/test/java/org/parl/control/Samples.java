@@ -47,8 +47,7 @@ final class Samples {
 
   static final GpuCard CARD = new GpuCard(3, "GPU-1234", "Tesla T4", 15_360, 100, 7);
   static final Job JOB = new Job("job-7", "c-1", "w-a", "my.Actor", 0, List.of(2, 3), 512, 1_700_000_000_000L);
-  static final JobView VIEW = new JobView("job-7", "slot-2", "c-1", "my.Actor", 4242, "assigned", List.of(2, 3), 512,
-      1_700_000_000_000L, null, 17, null);
+  static final JobView VIEW = new JobView(JOB, "slot-2", 4242, "assigned", 512, 1_700_000_000_000L, null, 17, null);
   static final WorkerState WORKER = new WorkerState("w-a", "node-1", "host-a", "10.0.0.1", new WorkerState.Cpus(0, 0, 0), 16,
       List.of(0, 1), List.of(2, 3), List.of(CARD), List.of("job-7"));
 

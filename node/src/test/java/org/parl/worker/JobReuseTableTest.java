@@ -22,7 +22,7 @@ class JobReuseTableTest {
   void aTakenBackProcessKeepsItsGpusAndDirectoryWithASlotAndLogOfItsOwn() {
     JobProcess first = process("a-1", List.of(2));
     first.encryptData = true;
-    first.jobId = "job-1";
+    first.job = job("job-1");
     JobProcess next = first.takeBack("a-2", Path.of("logs", "a-2.log"));
     assertSame(next, first.successor);
     assertSame(next, first.latest());
@@ -33,7 +33,7 @@ class JobReuseTableTest {
     assertTrue(next.encryptData);
     assertTrue(next.reused);
     assertNotEquals(first.log, next.log);
-    assertNull(next.jobId, "no job yet: it is warm");
+    assertNull(next.job, "no job yet: it is warm");
     assertNull(next.token, "its data-port credential comes with its next ready");
     assertEquals(JobProcess.State.RECYCLING, next.state);
   }
