@@ -80,7 +80,7 @@ final class ScaleClient implements AutoCloseable {
   String allocate() throws IOException {
     long id = nextId++;
     write(new GatewayRequest.Create(id, ActorResources.cpus(1), RESOURCE_WAIT_MS, "org.parl.bench.Simulated", false));
-    return answer(id, GatewayReply.Created.class).job().jobId();
+    return answer(id, GatewayReply.Created.class).placement().job().jobId();
   }
 
   /** Releases a job: returns once the kill was answered and the job's end was told. */

@@ -258,7 +258,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
         .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.resources(),
                 waitMs, spec.impl().getName(), spec.waitForWorkers()), GatewayReply.Created.class,
                 waitMs + LAUNCH_SLACK_MS)))
-            .map(created -> new Placed(created.job(), code)))
+            .map(created -> new Placed(created.placement(), code)))
         .onComplete(placed -> {
           if (placed.failed()) {
             answer(caller, () -> result.fail(placed.cause()));

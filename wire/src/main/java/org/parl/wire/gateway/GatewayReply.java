@@ -142,9 +142,9 @@ public sealed interface GatewayReply {
   }
 
   /** The answer to {@link GatewayRequest.Create}: where the new job runs and how to call it. */
-  record Created(@Required long id, JobPlacement job) implements Answer {
+  record Created(@Required long id, JobPlacement placement) implements Answer {
     public Created {
-      Checks.present("job", job);
+      Checks.present("placement", placement);
     }
 
     @Override
