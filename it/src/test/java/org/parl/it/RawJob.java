@@ -39,13 +39,13 @@ final class RawJob implements AutoCloseable {
   private final GatewayPeer gateway;
   private final java.util.concurrent.ScheduledExecutorService pings;
 
-  private RawJob(GatewayPeer gateway, java.util.concurrent.ScheduledExecutorService pings, JsonObject job) {
+  private RawJob(GatewayPeer gateway, java.util.concurrent.ScheduledExecutorService pings, JsonObject placement) {
     this.gateway = gateway;
     this.pings = pings;
-    this.host = job.getString("host");
-    this.port = job.getInteger("port");
-    this.pid = job.getLong("pid");
-    this.secret = SharedSecret.ofHex(job.getString("token"));
+    this.host = placement.getString("host");
+    this.port = placement.getInteger("port");
+    this.pid = placement.getLong("pid");
+    this.secret = SharedSecret.ofHex(placement.getString("token"));
   }
 
   /** Authenticates at the gateway with the cluster's token, says hello as a client and creates a 1-CPU job. */
@@ -78,12 +78,12 @@ final class RawJob implements AutoCloseable {
       }
       assertNotNull(created, "the gateway answers the create");
     } while (!created.contains("\"id\":2,") && !created.contains("\"id\":2}"));
-    JsonObject job = new JsonObject(created).getJsonObject("job");
-    if (job == null) {
+    JsonObject placement = new JsonObject(created).getJsonObject("placement");
+    if (placement == null) {
       pings.shutdownNow();
     }
-    assertNotNull(job, "a job for the raw client: " + created);
-    return new RawJob(g, pings, job);
+    assertNotNull(placement, "a job for the raw client: " + created);
+    return new RawJob(g, pings, placement);
   }
 
   /** A connection to the data port, with TLS (accepting whatever certificate the job shows) or without. */
