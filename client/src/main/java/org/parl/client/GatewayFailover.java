@@ -22,8 +22,13 @@ import org.parl.wire.gateway.GatewayRequest;
  */
 final class GatewayFailover {
 
-  /** How long a client whose master left looks for another one; less than the JobCenter's grace for its jobs. */
-  static final long RESUME_MS = 10_000;
+  /**
+   * How long a client whose master left looks for another one: as long as a standby's gateway holds a
+   * resume hello while its JobCenter rebuilds the pool (a takeover takes ~5 s, longer on a loaded
+   * host). The new JobCenter stops unclaimed jobs only 15 s after it took over, and a client waiting
+   * at its gateway claims them as soon as it is active.
+   */
+  static final long RESUME_MS = 20_000;
   private static final long RETRY_MS = 250;
 
   private final Vertx vertx;
@@ -83,11 +88,19 @@ final class GatewayFailover {
   /** A connection and its master's welcome. */
   record Connected(GatewayConnection gateway, GatewayReply.Welcome welcome) {}
 
+  /**
+   * A hello's answer waits the connect timeout, or during a resume the rest of its time: a standby's
+   * gateway answers a resume hello only once its JobCenter is active.
+   */
+  private long helloTimeoutMs(long deadline) {
+    return deadline == Long.MAX_VALUE ? timeoutMs : Math.max(timeoutMs, deadline - System.currentTimeMillis());
+  }
+
   private Future<Connected> attempt(int index, Function<Long, GatewayRequest> hello, long deadline) {
     HostPort master = masters.get(index % masters.size());
     Promise<Connected> result = Promise.promise();
     GatewayConnection.connect(vertx, GatewayConnection.netClient(vertx, timeoutMs), master, token, codecReady, timeoutMs)
-        .compose(g -> g.request(hello::apply, GatewayReply.Welcome.class, timeoutMs)
+        .compose(g -> g.request(hello::apply, GatewayReply.Welcome.class, helloTimeoutMs(deadline))
             .map(w -> new Connected(g, w))
             .onFailure(e -> g.close()))
         .onComplete(ar -> {

@@ -46,7 +46,10 @@ class StandbyMasterIT {
   /** The bound for a create after the active master's death (the takeover itself is ~5 s at most). */
   private static final Duration CREATE_AFTER_KILL = Duration.ofSeconds(10);
 
-  /** A standby master of {@code cluster}, without a local worker; returns its process and gateway address. */
+  /**
+   * A standby master of {@code cluster}, without a local worker, closed with the cluster (after its
+   * test member left); returns its process and gateway address.
+   */
   private record Standby(ParlProcess process, String address, String monitor) implements AutoCloseable {
     static Standby start(TestCluster cluster) {
       ParlProcess p = ParlProcess.start(ParlProcess.env(cluster.home), "master", "--standby", "--address", cluster.address,
@@ -55,7 +58,7 @@ class StandbyMasterIT {
         Matcher ready = p.awaitLine("parl master ready: address (\\S+), \\w+ cluster, no local worker; standby of the "
             + "active master at (\\S+)", TestCluster.START);
         String monitor = p.awaitLine("monitor: (https://[^/\\s]+)/login", TestCluster.START).group(1);
-        return new Standby(p, ready.group(1), monitor);
+        return cluster.closeWith(new Standby(p, ready.group(1), monitor));
       } catch (RuntimeException | AssertionError e) {
         p.close();
         throw e;
@@ -147,8 +150,8 @@ class StandbyMasterIT {
 
   @Test
   void runningActorsAndTheirClientOutliveTheActiveMaster() throws Exception {
-    try (TestCluster cluster = TestCluster.start(4, "--no-local-worker");
-         Standby b = Standby.start(cluster)) {
+    try (TestCluster cluster = TestCluster.start(4, "--no-local-worker")) {
+      Standby b = Standby.start(cluster);
       cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(4).toString());
       cluster.member(); // joined before the kill: it stays, and asks whichever JobCenter is active
       ParlClient parl = connect(cluster, cluster.address, b.address());
@@ -202,8 +205,8 @@ class StandbyMasterIT {
    */
   @Test
   void onlyTheClientThatOpenedASessionResumesIt() throws Exception {
-    try (TestCluster cluster = TestCluster.start(4, "--no-local-worker");
-         Standby b = Standby.start(cluster)) {
+    try (TestCluster cluster = TestCluster.start(4, "--no-local-worker")) {
+      Standby b = Standby.start(cluster);
       cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(4).toString());
       cluster.member(); // joined before the kill: it asks whichever JobCenter is active
       ParlClient parl = connect(cluster, cluster.address, b.address());
@@ -238,8 +241,8 @@ class StandbyMasterIT {
 
   @Test
   void waitingCreatesAreCarriedOverAndAWorkerThatDiesMeanwhileIsDropped() throws Exception {
-    try (TestCluster cluster = TestCluster.start(2, "--no-local-worker");
-         Standby b = Standby.start(cluster)) {
+    try (TestCluster cluster = TestCluster.start(2, "--no-local-worker")) {
+      Standby b = Standby.start(cluster);
       ParlProcess[] w1 = new ParlProcess[1];
       ParlProcess[] w2 = new ParlProcess[1];
       String first = cluster.addWorker(w1, "--nvidia-smi", cluster.fakeSmi(2).toString());
@@ -284,9 +287,9 @@ class StandbyMasterIT {
 
   @Test
   void theClusterSurvivesTwoTakeoversInARowAndAnOldMasterComesBackAsAStandby() throws Exception {
-    try (TestCluster cluster = TestCluster.start(0, "--no-local-worker");
-         Standby b = Standby.start(cluster);
-         Standby c = Standby.start(cluster)) {
+    try (TestCluster cluster = TestCluster.start(0, "--no-local-worker")) {
+      Standby b = Standby.start(cluster);
+      Standby c = Standby.start(cluster);
       ParlProcess[] worker = new ParlProcess[1];
       cluster.addWorker(worker, "--cpus", "4");
       cluster.member();

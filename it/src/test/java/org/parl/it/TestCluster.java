@@ -79,6 +79,15 @@ public final class TestCluster implements AutoCloseable {
     return p;
   }
 
+  /**
+   * Closes {@code process} with this cluster, after this JVM's member has left: a member leaves a
+   * whole cluster quickly, but one whose masters were all just killed may wait on it for long.
+   */
+  public <T extends AutoCloseable> T closeWith(T process) {
+    others.add(process);
+    return process;
+  }
+
   /** Starts another worker; returns its id once it is ready. */
   public String addWorker(ParlProcess[] handle, String... args) {
     List<String> cmd = new ArrayList<>(List.of("worker", "--address", address));
