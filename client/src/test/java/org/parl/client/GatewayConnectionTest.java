@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +36,7 @@ import org.parl.net.HostPort;
 import org.parl.security.ClusterToken;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.JsonLines;
+import org.parl.wire.gateway.ClusterDescription;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
@@ -114,6 +116,27 @@ class GatewayConnectionTest {
     });
   }
 
+  /** A gateway that welcomes a hello {@code delayMs} after it came, as a standby rebuilding its pool does. */
+  private int welcomingAfter(long delayMs) throws Exception {
+    return server(socket -> {
+      ServerHandshake handshake = new ServerHandshake(TOKEN, fingerprint);
+      JsonLines.write(socket, GatewayCodec.encode(handshake.challenge()));
+      JsonLines.readLines(socket, line -> {
+        GatewayRequest r = GatewayCodec.request(line);
+        if (r instanceof GatewayRequest.Authenticate a) {
+          JsonLines.write(socket, GatewayCodec.encode(handshake.check(a).orElseThrow()));
+        } else if (!(r instanceof GatewayRequest.ClientHello)) {
+          JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id()))); // the client's pings
+        } else {
+          ClusterDescription cluster = new ClusterDescription("127.0.0.1:8010", "parl-test", "127.0.0.1:5701", "cpu", 8,
+              "https://127.0.0.1:8110/", false, "member-1");
+          vertx.setTimer(delayMs, t -> JsonLines.write(socket, GatewayCodec.encode(
+              new GatewayReply.Welcome(r.id(), cluster, "c-resumed", List.of(), null))));
+        }
+      }, bad -> {});
+    });
+  }
+
   /** Runs on one Vert.x context, as the client does, and waits for the result. */
   private <T> T onContext(Supplier<Future<T>> work) throws Exception {
     Promise<T> p = Promise.promise();
@@ -171,6 +194,22 @@ class GatewayConnectionTest {
     assertInstanceOf(ParlException.class, e);
     assertTrue(e.getMessage().contains("did not start authentication within 500 ms"), e.getMessage());
     assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 10_000);
+  }
+
+  /**
+   * A standby's gateway answers a resume hello only once its JobCenter is active: a resume waits for
+   * that answer past the connect timeout, within its own time; a first connect does not.
+   */
+  @Test
+  void aResumeWaitsForAWelcomeThatComesAfterTheConnectTimeout() throws Exception {
+    GatewayFailover failover = GatewayFailover.of(vertx, List.of(new HostPort("127.0.0.1", welcomingAfter(8_000))), TOKEN,
+        Future.succeededFuture(), 5_000);
+    Function<Long, GatewayRequest> hello = id -> new GatewayRequest.ClientHello(id, "test", "here", 1L, null, List.of(), null);
+    Exception e = assertThrows(Exception.class, () -> onContext(() -> failover.connect(hello)));
+    assertTrue(e.getMessage().contains("did not answer ClientHello"), e.getMessage());
+    GatewayFailover.Connected resumed = onContext(() -> failover.resume(hello));
+    assertEquals("c-resumed", resumed.welcome().clientId());
+    onContext(resumed.gateway()::close);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonObject;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.Socket;
@@ -78,9 +79,11 @@ class BadInputIT {
     try (Gateway g = new Gateway()) {
       for (String bad : List.of("not json", "[1,2,3]", "{\"type\":\"Create\",\"id\":1}", "{\"type\":\"ClientHello\"}",
           "{\"id\":2}", "{\"type\":\"PirateHello\",\"id\":3}", "{\"type\":\"ClientHello\",\"id\":-4}",
-          "{\"type\":\"Ping\",\"id\":5}", "{\"type\":\"ClientHello\",\"id\":\"6\"}")) {
+          "{\"type\":\"ClientHello\",\"id\":\"6\"}")) {
         assertEquals("INVALID", errorKind(bad, g.ask(bad)), bad);
       }
+      assertEquals("Done", g.ask("{\"type\":\"Ping\",\"id\":5}").getString("type"),
+          "a ping is answered before the hello: a resume's hello may wait for a new active JobCenter");
       JsonObject welcome = g.ask("{\"type\":\"ClientHello\",\"id\":5}");
       assertEquals("Welcome", welcome.getString("type"), welcome.encode());
       assertNotNull(welcome.getString("clientId"));
@@ -175,7 +178,8 @@ class BadInputIT {
         for (int i = 0; i < 3; i++) {
           Socket s = job.connect(false);
           bad.add(s);
-          DataOutputStream out = new DataOutputStream(s.getOutputStream());
+          // one write: a job that refuses the header at its length closes before a later write would land
+          DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
           out.writeInt((1 << 30) + 9);
           out.writeByte(Frames.HELLO);
           out.writeLong(1);

@@ -238,7 +238,9 @@ public final class GatewayVerticle extends VerticleBase {
       session.fail(GatewayCodec.idOf(line), ErrorKind.INVALID, e.getMessage());
       return;
     }
-    if (!(request instanceof GatewayRequest.Hello) && !session.isClient()) {
+    // a ping is answered on any authenticated connection: a resuming client's hello may wait many
+    // seconds for a new active JobCenter, and its pings keep the connection alive meanwhile
+    if (!(request instanceof GatewayRequest.Hello) && !(request instanceof Ping) && !session.isClient()) {
       session.fail(request.id(), ErrorKind.INVALID, "say hello first: {\"type\":\"ClientHello\",\"id\":1,...}");
       return;
     }
