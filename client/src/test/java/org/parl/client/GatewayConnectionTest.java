@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
@@ -93,6 +94,11 @@ class GatewayConnectionTest {
 
   /** A gateway that holds {@code token}, answers pings once authenticated, and records every line. */
   private int gateway(ClusterToken token, Queue<String> heard) throws Exception {
+    return gateway(token, heard, (socket, r) -> JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id()))));
+  }
+
+  /** A gateway that holds {@code token}, records every line, and hands each request after the authentication to {@code answer}. */
+  private int gateway(ClusterToken token, Queue<String> heard, BiConsumer<NetSocket, GatewayRequest> answer) throws Exception {
     return server(socket -> {
       ServerHandshake handshake = new ServerHandshake(token, fingerprint);
       boolean[] in = new boolean[1];
@@ -103,7 +109,7 @@ class GatewayConnectionTest {
         Optional<GatewayReply.Authenticated> proven = in[0] || !(r instanceof GatewayRequest.Authenticate a)
             ? Optional.empty() : handshake.check(a);
         if (in[0]) {
-          JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id())));
+          answer.accept(socket, r);
         } else if (proven.isPresent()) {
           in[0] = true;
           JsonLines.write(socket, GatewayCodec.encode(proven.get()));
@@ -116,24 +122,17 @@ class GatewayConnectionTest {
     });
   }
 
-  /** A gateway that welcomes a hello {@code delayMs} after it came, as a standby rebuilding its pool does. */
+  /** A gateway that answers pings at once and welcomes a hello {@code delayMs} after it came, as a standby rebuilding its pool does. */
   private int welcomingAfter(long delayMs) throws Exception {
-    return server(socket -> {
-      ServerHandshake handshake = new ServerHandshake(TOKEN, fingerprint);
-      JsonLines.write(socket, GatewayCodec.encode(handshake.challenge()));
-      JsonLines.readLines(socket, line -> {
-        GatewayRequest r = GatewayCodec.request(line);
-        if (r instanceof GatewayRequest.Authenticate a) {
-          JsonLines.write(socket, GatewayCodec.encode(handshake.check(a).orElseThrow()));
-        } else if (!(r instanceof GatewayRequest.ClientHello)) {
-          JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id()))); // the client's pings
-        } else {
-          ClusterDescription cluster = new ClusterDescription("127.0.0.1:8010", "parl-test", "127.0.0.1:5701", "cpu", 8,
-              "https://127.0.0.1:8110/", false, "member-1");
-          vertx.setTimer(delayMs, t -> JsonLines.write(socket, GatewayCodec.encode(
-              new GatewayReply.Welcome(r.id(), cluster, "c-resumed", List.of(), null))));
-        }
-      }, bad -> {});
+    ClusterDescription cluster = new ClusterDescription("127.0.0.1:8010", "parl-test", "127.0.0.1:5701", "cpu", 8,
+        "https://127.0.0.1:8110/", false, "member-1");
+    return gateway(TOKEN, new ConcurrentLinkedQueue<>(), (socket, r) -> {
+      if (r instanceof GatewayRequest.ClientHello) {
+        vertx.setTimer(delayMs, t -> JsonLines.write(socket, GatewayCodec.encode(
+            new GatewayReply.Welcome(r.id(), cluster, "c-resumed", List.of(), null))));
+      } else {
+        JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id())));
+      }
     });
   }
 
