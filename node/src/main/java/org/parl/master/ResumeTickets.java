@@ -55,6 +55,7 @@ final class ResumeTickets {
     }
     return map().compose(m -> m.get(clientId)).compose(stored -> {
       if (stored == null) {
+        log.warn("refused to resume client {}: it has no session to resume", clientId);
         return Future.failedFuture(new AuthenticationException("client " + clientId + " has no session to resume: "
             + "it ended, or was not resumed within " + RESUME_GRACE_MS / 1000 + " s of its master leaving"));
       }
