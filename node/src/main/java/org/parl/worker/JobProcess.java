@@ -73,8 +73,16 @@ final class JobProcess {
   Long endedAt;
   /** The same OS process serving the next actor, once this one's actor was closed and the process taken back. */
   JobProcess successor;
+  /** The one writer of this life's state. */
+  private final JobVerticle owner = new JobVerticle(this);
 
   JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir) {
+    this(slot, gpus, memoryLimitMb, warmUp, log, workDir, false);
+  }
+
+  /** @param encryptData whether its data port speaks TLS */
+  JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir, boolean encryptData) {
+    this.encryptData = encryptData;
     this.slot = slot;
     this.gpus = List.copyOf(gpus);
     this.memoryLimitMb = memoryLimitMb;
@@ -104,6 +112,7 @@ final class JobProcess {
     this.control = previous.control;
     this.controlOut = previous.controlOut;
     this.state = State.RECYCLING;
+    this.pendingEnd = previous;
   }
 
   /** Starts this process's next life, as {@link #successor}. */
@@ -119,6 +128,10 @@ final class JobProcess {
       p = p.successor;
     }
     return p;
+  }
+
+  JobVerticle owner() {
+    return owner;
   }
 
   long pid() {
