@@ -25,8 +25,9 @@ import org.parl.wire.gateway.Job;
 
 /**
  * Asks the workers about jobs, live and ended: a client's jobs, a job's log tail, a job's whole
- * log. A live job's worker comes from the jobs map; an ended job is looked for on every worker
- * (then remembered). Ids are checked by {@link ApiParams} before they get here.
+ * log. A live job (in the jobs map) is asked at its own verticle on its worker, and at its worker
+ * if that has just gone; an ended job is looked for on every worker (then remembered). Ids are
+ * checked by {@link ApiParams} before they get here.
  */
 final class JobsService {
 
@@ -102,7 +103,9 @@ final class JobsService {
       JsonObject live = state.jobs().get(jobId);
       String home = live != null ? live.getString("workerId") : homes.get(jobId);
       if (home != null && state.workerAlive(home)) {
-        return ask(home, request, timeoutMs)
+        Future<JsonObject> answer = live == null ? ask(home, request, timeoutMs)
+            : askJob(jobId, request, timeoutMs).recover(e -> noHandler(e) ? ask(home, request, timeoutMs) : Future.failedFuture(e));
+        return answer
             .map(j -> describe(j, home, state))
             .recover(e -> Future.failedFuture(asApiError(e, jobId, home)));
       }
@@ -166,6 +169,19 @@ final class JobsService {
   private Future<JsonObject> ask(String workerId, Request<JobLog> request, long timeoutMs) {
     return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs)
         .map(answer -> shown(answer.job()).put("log", answer.log()));
+  }
+
+  /**
+   * A live job's log from the job's own verticle on its worker ({@code parl.job.<jobId>}); one that
+   * ended since has no verticle any more, and its worker answers from its history instead.
+   */
+  private Future<JsonObject> askJob(String jobId, Request<JobLog> request, long timeoutMs) {
+    return ControlBus.request(vertx, Addresses.job(jobId), request, timeoutMs)
+        .map(answer -> shown(answer.job()).put("log", answer.log()));
+  }
+
+  private static boolean noHandler(Throwable e) {
+    return e instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS;
   }
 
   private static ApiError asApiError(Throwable e, String jobId, String workerId) {
