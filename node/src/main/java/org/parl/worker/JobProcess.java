@@ -14,8 +14,11 @@ import org.parl.wire.gateway.Job;
  * an actor) or for a given job; it becomes ready when it connects back, and is assigned a job id
  * when an actor lands on it. A process whose actor was closed cleanly is taken back for the next
  * actor: it then continues as a new {@code JobProcess} (its {@link #successor}), with a slot and
- * log of its own, in the same OS process, working directory and GPUs. Touched only on the worker
- * verticle's context.
+ * log of its own, in the same OS process, working directory and GPUs.
+ *
+ * <p>Each life has its {@link JobVerticle} ({@link #owner()}), the only code that writes the
+ * mutable fields below ({@code JobStateWritersTest} checks it); the rest of the worker reads them,
+ * on the worker verticle's context, and tells the verticle what happened.
  */
 final class JobProcess {
 
@@ -115,7 +118,7 @@ final class JobProcess {
     this.pendingEnd = previous;
   }
 
-  /** Starts this process's next life, as {@link #successor}. */
+  /** Starts this process's next life, as {@link #successor}, which reports this life's end ({@link #pendingEnd}). */
   JobProcess takeBack(String nextSlot, Path nextLog) {
     successor = new JobProcess(this, nextSlot, nextLog);
     return successor;

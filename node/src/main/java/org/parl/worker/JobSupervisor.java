@@ -165,8 +165,8 @@ final class JobSupervisor {
       return new Started(started, containment.adopt(started.process().pid(), slot));
     }).onComplete(ar -> {
       if (ar.failed()) {
-        owner.failedToStart(ar.cause().getMessage());
         table.ended(p);
+        owner.failedToStart(ar.cause().getMessage());
         owner.gone();
         return;
       }

@@ -8,6 +8,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.control.ControlReply.Done;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
 final class JobVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobVerticle.class);
+  private static final long UNREGISTER_MS = 5_000;
 
   private final JobProcess p;
   /** The worker's context, where this process's state is read and changed; null until deployed. */
@@ -79,12 +81,18 @@ final class JobVerticle extends VerticleBase {
     return Future.succeededFuture();
   }
 
-  /** Takes its job's address away, on the worker's context. */
+  /**
+   * Takes its job's address away, on the worker's context. The cluster is given {@value #UNREGISTER_MS} ms
+   * to forget it: a worker cut off from the cluster still undeploys at once.
+   */
   @Override
   public Future<?> stop() {
     Promise<Void> done = Promise.promise();
     home.runOnContext(v -> unregister().onComplete(done));
-    return done.future();
+    return done.future().timeout(UNREGISTER_MS, TimeUnit.MILLISECONDS).otherwise(e -> {
+      log.warn("the address of job process {} was not unregistered: {}", p.slot, e.getMessage());
+      return null;
+    });
   }
 
   /** Its life is over: its verticle is undeployed (and its address gone); its state stays readable in the job history. */
