@@ -16,6 +16,7 @@ import org.parl.control.ControlBus;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.Failures;
 import org.parl.control.JobView;
+import org.parl.control.OneJob;
 import org.parl.control.Request;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.ListJobs;
@@ -104,7 +105,7 @@ final class JobsService {
       String home = live != null ? live.getString("workerId") : homes.get(jobId);
       if (home != null && state.workerAlive(home)) {
         Future<JsonObject> answer = live == null ? ask(home, request, timeoutMs)
-            : askJob(jobId, request, timeoutMs).recover(e -> noHandler(e) ? ask(home, request, timeoutMs) : Future.failedFuture(e));
+            : OneJob.request(vertx, home, jobId, request, timeoutMs).map(j -> shown(j.job()).put("log", j.log()));
         return answer
             .map(j -> describe(j, home, state))
             .recover(e -> Future.failedFuture(asApiError(e, jobId, home)));
@@ -169,19 +170,6 @@ final class JobsService {
   private Future<JsonObject> ask(String workerId, Request<JobLog> request, long timeoutMs) {
     return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs)
         .map(answer -> shown(answer.job()).put("log", answer.log()));
-  }
-
-  /**
-   * A live job's log from the job's own verticle on its worker ({@code parl.job.<jobId>}); one that
-   * ended since has no verticle any more, and its worker answers from its history instead.
-   */
-  private Future<JsonObject> askJob(String jobId, Request<JobLog> request, long timeoutMs) {
-    return ControlBus.request(vertx, Addresses.job(jobId), request, timeoutMs)
-        .map(answer -> shown(answer.job()).put("log", answer.log()));
-  }
-
-  private static boolean noHandler(Throwable e) {
-    return e instanceof ReplyException re && re.failureType() == ReplyFailure.NO_HANDLERS;
   }
 
   private static ApiError asApiError(Throwable e, String jobId, String workerId) {

@@ -296,7 +296,7 @@ final class JobVerticle extends VerticleBase {
 
   private Future<Done> kill(KillJob r) {
     if (p.state == JobProcess.State.ENDED) {
-      return Failures.future(ErrorKind.NOT_FOUND, "job " + p.jobId() + " has ended: " + p.endCause);
+      return Failures.future(ErrorKind.NOT_FOUND, "no job " + p.jobId() + " runs on worker " + p.job.workerId() + " any more");
     }
     kill(r.cause());
     return Future.succeededFuture(new Done());
