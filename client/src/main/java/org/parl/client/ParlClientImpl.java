@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -22,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.parl.ActorBuilder;
-import org.parl.ActorLostException;
 import org.parl.ConnectOptions;
 import org.parl.InvalidRequestException;
 import org.parl.ParlClient;
@@ -33,12 +31,8 @@ import org.parl.RemoteSerializationException;
 import org.parl.net.HostPort;
 import org.parl.net.Hostnames;
 import org.parl.security.ClusterToken;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.DataMessage;
 import org.parl.wire.DataMessageCodec;
-import org.parl.wire.Frames;
 import org.parl.wire.SharedArea;
-import org.parl.wire.Signatures;
 import org.parl.wire.ValueCodec;
 import org.parl.wire.gateway.GatewayCodec;
 import org.parl.wire.gateway.GatewayReply;
@@ -47,7 +41,7 @@ import org.parl.wire.gateway.JobPlacement;
 
 /**
  * The client: a control connection to the master's gateway, and one data connection per actor.
- * Control work runs on one Vert.x context; opening an actor (connect, ship code, construct) runs
+ * Control work runs on one Vert.x context; opening an actor (connect, ship code, construct: {@link ActorOpening}) runs
  * on a set-up thread of the client because it uses blocking sockets, and that thread completes the
  * create.
  *
@@ -71,10 +65,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private static final long MASTER_LEASE_GRACE_MS = 6_000;
   /** How long {@link #waiting()} waits for the master's answer. */
   private static final long WAITING_TIMEOUT_MS = 10_000;
-  private static final int CONNECT_MS = 10_000;
   /** Where shared areas for jobs on this host are made: /dev/shm when there is one. */
   private static final Path SHM_PARENT = SharedArea.defaultParent(Path.of(System.getProperty("java.io.tmpdir")));
-  private static final int SETUP_MS = 120_000;
   private static final String NETTY_JFR = "io.netty.jfr.enabled";
 
   private final Vertx vertx;
@@ -89,9 +81,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   private final GatewayReply.Welcome welcome;
   private final ValueCodec codec;
   private final Map<String, RemoteActorImpl<?>> actors = new ConcurrentHashMap<>();
-  /** Data connections being set up, by job id: a job that ends meanwhile closes its connection. */
-  private final Map<String, ActorConnection> opening = new ConcurrentHashMap<>();
-  private final Map<String, GatewayReply.JobEnded> endedEarly = new ConcurrentHashMap<>();
+  /** Opens the actors placed for this client, racing with their jobs' ends. */
+  private final ActorOpening openings;
   private volatile String lostReason;
   /** The code bundle, built once (again if that failed); read without the lock once built. */
   private volatile Future<CodeBundle> bundle;
@@ -115,6 +106,8 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     this.failover = failover;
     this.welcome = connected.welcome();
     this.sharedOffer = new SharedOffer(options.isSharedMemory(), SHM_PARENT);
+    this.openings = new ActorOpening(vertx, welcome.cluster().encryptData(), welcome.clientId(), sharedOffer, actors,
+        () -> lostReason);
     attach(connected.gateway());
   }
 
@@ -285,7 +278,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       Promise<RemoteActor<T>> result) {
     RemoteActor<T> actor;
     try {
-      actor = open(spec, placed.placement(), placed.code(), ctorArgs);
+      JobPlacement placement = placed.placement();
+      actor = openings.open(spec, placement, placed.code(), ctorArgs,
+          conn -> new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), placement, conn, codec));
     } catch (Exception | Error e) { // whatever happens, the create's future completes
       answer(caller, () -> result.fail(e));
       return;
@@ -299,76 +294,6 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       completion.run();
     } else {
       caller.runOnContext(v -> completion.run());
-    }
-  }
-
-  private <T> RemoteActor<T> open(ActorBuilderImpl.Spec<T> spec, JobPlacement placement, CodeBundle code, byte[] ctorArgs)
-      throws IOException {
-    String jobId = placement.job().jobId();
-    List<Blob> blobs = new ArrayList<>(code.code);
-    blobs.addAll(code.files);
-    String where = placement.host() + ":" + placement.port();
-    DataHello.Opened opened;
-    try {
-      opened = DataHello.open(placement.host(), placement.port(), CONNECT_MS, welcome.cluster().encryptData(), placement.token(), id(),
-          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(placement.host(), spec.resources().maxMemoryMb()));
-    } catch (IOException e) {
-      Optional<ActorLostException> ended = endedBeforeUse(jobId);
-      if (ended.isPresent()) {
-        throw ended.get();
-      }
-      throw new ParlException("cannot reach the job process of " + spec.impl().getSimpleName() + " at " + where + ": "
-          + e.getMessage(), e);
-    }
-    ActorConnection conn = opened.connection();
-    Set<String> missing = opened.missing();
-    opening.put(jobId, conn);
-    if (endedEarly.containsKey(jobId)) {
-      conn.closeSocket();
-    }
-    try {
-      for (Blob b : blobs) {
-        if (missing.remove(b.hash())) {
-          conn.exchange(Frames.BLOB, Frames.named(b.hash(), b.content()), SETUP_MS);
-        }
-      }
-      conn.exchange(Frames.CREATE, Frames.named(createHeader(spec, code), ctorArgs), SETUP_MS);
-    } catch (IOException | RuntimeException e) {
-      conn.closeSocket();
-      Optional<ActorLostException> ended = endedBeforeUse(jobId).or(() -> Optional.ofNullable(lostReason)
-          .map(why -> new ActorLostException("the actor's job " + jobId + " was lost while it was set up: " + why)));
-      if (ended.isPresent()) {
-        throw ended.get();
-      }
-      throw e;
-    } finally {
-      opening.remove(jobId);
-    }
-    RemoteActorImpl<T> actor = new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), placement, conn, codec);
-    actors.put(actor.jobId(), actor);
-    GatewayReply.JobEnded early = endedEarly.remove(actor.jobId());
-    if (early != null) {
-      actor.ended(early);
-    }
-    if (lostReason != null) { // lost the master while this actor was set up
-      actor.lose(lostReason);
-    }
-    actor.armReader();
-    return actor;
-  }
-
-  /**
-   * The JSON header of the actor's CREATE frame ({@link DataMessage.Create}).
-   *
-   * @throws InvalidRequestException when the actor's code cannot be described within the header's limits
-   */
-  private static byte[] createHeader(ActorBuilderImpl.Spec<?> spec, CodeBundle code) {
-    try {
-      return DataMessageCodec.encode(new DataMessage.Create(spec.api().getName(), spec.impl().getName(),
-          Signatures.of(spec.ctor()), code.code.stream().map(Blob::hash).toList(),
-          code.files.stream().map(f -> new DataMessage.ShippedFile(f.name(), f.hash())).toList()));
-    } catch (BadMessageException e) {
-      throw new InvalidRequestException("the actor " + spec.impl().getName() + " cannot be created: " + e.getMessage(), e);
     }
   }
 
@@ -389,30 +314,14 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     return b.compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
   }
 
-  /** The master says a job ended: its actor is lost (unless closing), or its set-up stops now. */
+  /** The master says a job ended: its actor is lost (unless closing), or its opening stops now. */
   private void onJobEnded(GatewayReply.JobEnded ended) {
-    String jobId = ended.jobId();
-    RemoteActorImpl<?> actor = actors.get(jobId);
+    RemoteActorImpl<?> actor = actors.get(ended.jobId());
     if (actor != null) {
       actor.ended(ended);
-      return;
+    } else {
+      openings.endedBeforeOpen(ended);
     }
-    endedEarly.put(jobId, ended);
-    vertx.setTimer(60_000, t -> endedEarly.remove(jobId));
-    ActorConnection settingUp = opening.get(jobId);
-    if (settingUp != null) {
-      settingUp.closeSocket(); // its set-up fails now, not after SETUP_MS
-    }
-    RemoteActorImpl<?> justOpened = actors.get(jobId);
-    if (justOpened != null && endedEarly.remove(jobId) != null) {
-      justOpened.ended(ended);
-    }
-  }
-
-  /** Why a job whose connection failed during its set-up is gone, if the master said so. */
-  private Optional<ActorLostException> endedBeforeUse(String jobId) {
-    return Optional.ofNullable(endedEarly.get(jobId)).map(e -> new ActorLostException("the actor's job " + jobId
-        + " ended before it could be used: " + e.cause() + ". Create a new actor to go on"));
   }
 
   /**
@@ -434,7 +343,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
       return;
     }
     List<String> jobs = new ArrayList<>(actors.keySet());
-    jobs.addAll(opening.keySet());
+    jobs.addAll(openings.underWay());
     resuming = failover.resume(id -> hello(id, id(), jobs, welcome.resumeTicket()))
         .map(c -> {
           attach(c.gateway());
@@ -454,7 +363,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
    */
   private void loseAll(String why) {
     lostReason = why;
-    opening.values().forEach(ActorConnection::closeSocket);
+    openings.closeAll();
     if (closing == null) {
       setUp.execute(sharedOffer::close); // nothing is created from now on: the area made for the next create goes
     }

@@ -49,6 +49,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.HazelcastSettings;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlCodec;
+import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetSnapshot;
@@ -56,6 +57,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.Request;
 import org.parl.control.WorkerRequest.KillJob;
+import org.parl.control.WorkerRequest.ReadStatus;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.security.ClusterToken;
@@ -137,7 +139,8 @@ class RogueMemberIT {
               List.of(0, 1), List.of())),
           request(rogue, Addresses.JOB_CENTER, new UnregisterWorker(w2)),
           request(rogue, Addresses.JOB_CENTER, new Allocate("c-rogue", 0, 1, 0, 1_000, null, null)),
-          request(rogue, Addresses.worker(w2), new KillJob(jobOnW2.getString("jobId"), "forged")));
+          request(rogue, Addresses.worker(w2), new KillJob(jobOnW2.getString("jobId"), "forged")),
+          request(rogue, Addresses.job(jobOnW2.getString("jobId")), new KillJob(jobOnW2.getString("jobId"), "forged")));
       for (Future<?> f : sent) {
         System.out.println("a stranger's request: " + failure(f));
       }
@@ -149,6 +152,23 @@ class RogueMemberIT {
     } finally {
       leave(rogue);
     }
+    assertNothingChanged();
+  }
+
+  /** A job's own verticle answers a member of the cluster about its job, over the cluster, and about nothing else. */
+  @Test
+  void aJobsVerticleAnswersAboutItsJobOnly() throws Exception {
+    String jobId = job(w2).getString("jobId");
+    String at = Addresses.job(jobId);
+    JobStatus status = ControlBus.request(member.node().vertx(), at, new ReadStatus(jobId), 15_000).await(30, TimeUnit.SECONDS);
+    assertEquals(jobId, status.job().job().jobId());
+    assertEquals("assigned", status.job().state());
+    ReplyException other = assertInstanceOf(ReplyException.class, failure(member.request(at, new KillJob("job-999999", "forged"),
+        15_000)));
+    assertEquals(400, other.failureCode(), other.getMessage());
+    ReplyException bad = assertInstanceOf(ReplyException.class, failure(member.request(at,
+        TestMember.Garbage.json("{\"type\":\"ReadLog\",\"jobId\":\"" + jobId + "\",\"lines\":0}"), 15_000)));
+    assertEquals(400, bad.failureCode(), bad.getMessage());
     assertNothingChanged();
   }
 

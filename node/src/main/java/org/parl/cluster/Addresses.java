@@ -36,6 +36,14 @@ public final class Addresses {
     return "parl.worker." + workerId;
   }
 
+  /**
+   * One job's verticle on its worker, while the job's process lives: what the JobCenter and the
+   * monitors ask of that job alone (its status, its log, to stop it).
+   */
+  public static String job(String jobId) {
+    return "parl.job." + jobId;
+  }
+
   /** Member attribute telling what a Hazelcast member is (master, worker, monitor). */
   public static final String ROLE_ATTRIBUTE = "parl.role";
 

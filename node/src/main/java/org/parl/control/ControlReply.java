@@ -139,6 +139,13 @@ public sealed interface ControlReply extends ControlMessage {
     }
   }
 
+  /** A job as its worker knows it (answer to {@code ReadStatus}). */
+  record JobStatus(JobView job) implements ControlReply {
+    public JobStatus {
+      Checks.present("job", job);
+    }
+  }
+
   /** The jobs a worker knows. */
   record JobList(List<JobView> jobs) implements ControlReply {
     public JobList {

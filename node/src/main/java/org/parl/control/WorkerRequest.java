@@ -3,11 +3,17 @@ package org.parl.control;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.ControlReply.Launched;
 import org.parl.wire.Checks;
 import org.parl.wire.gateway.Job;
 
-/** What a worker ({@code parl.worker.<id>}) is asked, by the master's gateway and by monitors. */
+/**
+ * What a worker ({@code parl.worker.<id>}) is asked, by the master's gateway and by monitors. The
+ * requests about one job ({@link KillJob}, {@link ReadLog}, {@link DownloadLog}, {@link ReadStatus})
+ * are answered as well by that job's own verticle on the worker ({@code parl.job.<jobId>}) while its
+ * process lives.
+ */
 public sealed interface WorkerRequest extends ControlMessage {
 
   /** Most lines of a log a monitor may ask for. */
@@ -42,6 +48,13 @@ public sealed interface WorkerRequest extends ControlMessage {
   /** A job's whole log, up to the worker's download cap. */
   record DownloadLog(String jobId) implements WorkerRequest, Request<JobLog> {
     public DownloadLog {
+      Checks.name("jobId", jobId);
+    }
+  }
+
+  /** How one job's process fares: its state, calls served, and why it ended once it did. */
+  record ReadStatus(String jobId) implements WorkerRequest, Request<JobStatus> {
+    public ReadStatus {
       Checks.name("jobId", jobId);
     }
   }

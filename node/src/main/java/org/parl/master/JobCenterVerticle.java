@@ -44,6 +44,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.control.OneJob;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.ha.Masters;
 import org.parl.scheduler.ResourceRequest;
@@ -393,7 +394,7 @@ public final class JobCenterVerticle extends VerticleBase {
         }
         release(job, cause, true, f);
         stoppedHere.put(job.jobId(), job.workerId());
-        ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
+        OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
             .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
       }
     }
@@ -422,7 +423,7 @@ public final class JobCenterVerticle extends VerticleBase {
       String cause = "its client was gone after a master left";
       release(job, cause, true);
       stoppedHere.put(jobId, job.workerId());
-      ControlBus.request(vertx, Addresses.worker(job.workerId()), new KillJob(jobId, cause), KILL_TIMEOUT_MS)
+      OneJob.request(vertx, job.workerId(), jobId, new KillJob(jobId, cause), KILL_TIMEOUT_MS)
           .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, job.workerId(), e.getMessage()));
     });
   }

@@ -17,6 +17,7 @@ import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.LocalEvent.WorkerLost;
+import org.parl.control.OneJob;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.JobCenterCalls;
@@ -134,7 +135,7 @@ final class Placer {
 
   /** Stops a job; a failure is logged (the job's end, or its worker's loss, is reported anyway). */
   Future<Done> kill(String workerId, String jobId, String cause) {
-    return ControlBus.request(vertx, Addresses.worker(workerId), new KillJob(jobId, cause), KILL_TIMEOUT_MS)
+    return OneJob.request(vertx, workerId, jobId, new KillJob(jobId, cause), KILL_TIMEOUT_MS)
         .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, workerId, e.getMessage()));
   }
 

@@ -16,6 +16,7 @@ import org.parl.control.ControlBus;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.Failures;
 import org.parl.control.JobView;
+import org.parl.control.OneJob;
 import org.parl.control.Request;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.ListJobs;
@@ -25,8 +26,9 @@ import org.parl.wire.gateway.Job;
 
 /**
  * Asks the workers about jobs, live and ended: a client's jobs, a job's log tail, a job's whole
- * log. A live job's worker comes from the jobs map; an ended job is looked for on every worker
- * (then remembered). Ids are checked by {@link ApiParams} before they get here.
+ * log. A live job (in the jobs map) is asked at its own verticle on its worker, and at its worker
+ * if that has just gone; an ended job is looked for on every worker (then remembered). Ids are
+ * checked by {@link ApiParams} before they get here.
  */
 final class JobsService {
 
@@ -102,7 +104,9 @@ final class JobsService {
       JsonObject live = state.jobs().get(jobId);
       String home = live != null ? live.getString("workerId") : homes.get(jobId);
       if (home != null && state.workerAlive(home)) {
-        return ask(home, request, timeoutMs)
+        Future<JsonObject> answer = live == null ? ask(home, request, timeoutMs)
+            : OneJob.request(vertx, home, jobId, request, timeoutMs).map(j -> shown(j.job()).put("log", j.log()));
+        return answer
             .map(j -> describe(j, home, state))
             .recover(e -> Future.failedFuture(asApiError(e, jobId, home)));
       }

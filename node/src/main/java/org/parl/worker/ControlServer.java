@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #afterReady}). A connection that fails or stalls for {@link ControlAuth#DEADLINE_MS} is
  * closed, and so is one that sends a line that is not JSON, and one whose process does not read
  * what the worker sends ({@link WriteBound}). Once ready, a JSON line that is not a message a job
- * sends is ignored. Runs on the worker verticle's context.
+ * sends is ignored. What a process says is handed to its {@link JobVerticle}. Runs on the worker
+ * verticle's context.
  */
 final class ControlServer {
 
@@ -138,7 +139,7 @@ final class ControlServer {
       link.uncount();
       vertx.cancelTimer(link.timer);
       if (link.bound != null) {
-        link.bound.latest().controlClosed.tryComplete();
+        link.bound.latest().owner().linkClosed();
       }
     });
     JsonLines.readLines(socket, line -> onLine(link, line.getBytes()), bad -> socket.close());
@@ -174,19 +175,11 @@ final class ControlServer {
     if (link.bound != null) {
       JobProcess p = link.bound.latest();
       if (msg instanceof JobControl.Pong pong) {
-        p.lastPong = System.currentTimeMillis();
-        // a recycling process still counts its previous actor's calls until it is ready again
-        if (p.state != JobProcess.State.RECYCLING) {
-          p.calls = pong.calls();
-        }
+        p.owner().ponged(pong.calls());
       } else if (msg instanceof JobControl.Exiting) {
-        p.exitedItself = true;
+        p.owner().exiting();
       } else if (msg instanceof JobControl.Stopping stopping) {
-        p.exitedItself = true;
-        String cause = stopping.cause();
-        if (cause != null && !cause.isBlank()) {
-          p.stopCause = cause.length() > MAX_CAUSE ? cause.substring(0, MAX_CAUSE) + "..." : cause;
-        }
+        p.owner().stopping(stopping.cause());
       } else {
         afterReady.accept(p, msg);
       }
@@ -230,13 +223,8 @@ final class ControlServer {
       log.warn("refused the ready of job process {}: not the process this worker started, or not a ready", p.slot);
       return null;
     }
-    p.control = socket;
-    p.controlOut = new WriteBound(vertx, socket, socket, "job process " + p.slot + " (control link)", () -> WriteBound.abort(socket));
-    p.port = ready.port();
-    p.token = ready.token();
-    p.lastPong = System.currentTimeMillis();
-    p.state = JobProcess.State.IDLE;
-    p.ready.tryComplete(p);
+    p.owner().ready(socket, new WriteBound(vertx, socket, socket, "job process " + p.slot + " (control link)",
+        () -> WriteBound.abort(socket)), ready);
     return p;
   }
 }

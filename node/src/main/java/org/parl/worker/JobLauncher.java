@@ -181,17 +181,22 @@ final class JobLauncher {
     return libraries;
   }
 
+  /** A job JVM just started, and what carries its output to its log. */
+  record Started(Process process, JobOutput output) {}
+
   /**
    * Starts the process and writes its secrets to its standard input ({@link #secrets}), which
-   * then closes: they are never on its command line nor in its environment.
+   * then closes: they are never on its command line nor in its environment. Blocks; changes nothing
+   * of {@code job} (its verticle takes what this returns, on the worker's context).
    */
-  Process start(JobProcess job, int controlPort) throws IOException {
+  Started start(JobProcess job, int controlPort) throws IOException {
     PrivatePaths.createDirectories(job.workDir);
     PrivatePaths.createFileIfAbsent(job.log); // 0600 before the process appends to it
     String secrets = secrets(job);
     Process p = command(job, controlPort).start();
+    JobOutput output;
     try {
-      job.output = JobOutput.start(p.getInputStream(), job.log, logMaxBytes, job.slot);
+      output = JobOutput.start(p.getInputStream(), job.log, logMaxBytes, job.slot);
     } catch (IOException e) {
       p.destroyForcibly();
       throw new IOException("could not open the log " + job.log + " of a new job process: " + e.getMessage(), e);
@@ -202,7 +207,7 @@ final class JobLauncher {
       p.destroyForcibly();
       throw new IOException("could not hand its secrets to a new job process: " + e.getMessage(), e);
     }
-    return p;
+    return new Started(p, output);
   }
 
   /**

@@ -14,8 +14,11 @@ import org.parl.wire.gateway.Job;
  * an actor) or for a given job; it becomes ready when it connects back, and is assigned a job id
  * when an actor lands on it. A process whose actor was closed cleanly is taken back for the next
  * actor: it then continues as a new {@code JobProcess} (its {@link #successor}), with a slot and
- * log of its own, in the same OS process, working directory and GPUs. Touched only on the worker
- * verticle's context.
+ * log of its own, in the same OS process, working directory and GPUs.
+ *
+ * <p>Each life has its {@link JobVerticle} ({@link #owner()}), the only code that writes the
+ * mutable fields below ({@code JobStateWritersTest} checks it); the rest of the worker reads them,
+ * on the worker verticle's context, and tells the verticle what happened.
  */
 final class JobProcess {
 
@@ -73,8 +76,16 @@ final class JobProcess {
   Long endedAt;
   /** The same OS process serving the next actor, once this one's actor was closed and the process taken back. */
   JobProcess successor;
+  /** The one writer of this life's state. */
+  private final JobVerticle owner = new JobVerticle(this);
 
   JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir) {
+    this(slot, gpus, memoryLimitMb, warmUp, log, workDir, false);
+  }
+
+  /** @param encryptData whether its data port speaks TLS */
+  JobProcess(String slot, List<Integer> gpus, int memoryLimitMb, boolean warmUp, Path log, Path workDir, boolean encryptData) {
+    this.encryptData = encryptData;
     this.slot = slot;
     this.gpus = List.copyOf(gpus);
     this.memoryLimitMb = memoryLimitMb;
@@ -104,9 +115,10 @@ final class JobProcess {
     this.control = previous.control;
     this.controlOut = previous.controlOut;
     this.state = State.RECYCLING;
+    this.pendingEnd = previous;
   }
 
-  /** Starts this process's next life, as {@link #successor}. */
+  /** Starts this process's next life, as {@link #successor}, which reports this life's end ({@link #pendingEnd}). */
   JobProcess takeBack(String nextSlot, Path nextLog) {
     successor = new JobProcess(this, nextSlot, nextLog);
     return successor;
@@ -119,6 +131,10 @@ final class JobProcess {
       p = p.successor;
     }
     return p;
+  }
+
+  JobVerticle owner() {
+    return owner;
   }
 
   long pid() {

@@ -35,8 +35,10 @@ import org.slf4j.LoggerFactory;
  * {@link JobTable} remembers them all. A process whose actor was closed cleanly is taken back
  * into the warm pool for the next actor ({@link #released}), in its same GPUs.
  *
- * <p>Used on the worker verticle's context only; the blocking parts (starting a process, reading
- * /proc, files) run on worker threads.
+ * <p>It changes no process's state itself: each process has a {@link JobVerticle}, deployed when
+ * its life starts and undeployed when it is over, which it tells what happened. Used on the worker
+ * verticle's context only; the blocking parts (starting a process, reading /proc, files) run on
+ * worker threads.
  */
 final class JobSupervisor {
 
@@ -153,25 +155,22 @@ final class JobSupervisor {
    */
   JobProcess spawn(List<Integer> gpus, int memoryLimitMb, boolean warmUp) {
     String slot = nextSlot();
-    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp, logFile(slot), settings.workDir().resolve("jobs").resolve(slot));
-    p.encryptData = encryptData;
+    JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp, logFile(slot), settings.workDir().resolve("jobs").resolve(slot),
+        encryptData);
+    JobVerticle owner = p.owner();
+    owner.deployFrom(context);
     table.add(p);
     vertx.executeBlocking(() -> {
-      Process process = launcher.start(p, control.port());
-      return new Started(process, containment.adopt(process.pid(), slot));
+      JobLauncher.Started started = launcher.start(p, control.port());
+      return new Started(started, containment.adopt(started.process().pid(), slot));
     }).onComplete(ar -> {
       if (ar.failed()) {
-        p.endCause = "could not start a job process: " + ar.cause().getMessage();
-        p.state = JobProcess.State.ENDED;
         table.ended(p);
-        p.ready.tryFail(p.endCause);
+        owner.failedToStart(ar.cause().getMessage());
+        owner.gone();
         return;
       }
-      p.process = ar.result().process();
-      p.tree = ar.result().tree();
-      if (p.killCause != null) {
-        kill(p, p.killCause); // killed while it was starting
-      }
+      owner.started(ar.result().launched().process(), ar.result().launched().output(), ar.result().tree());
       p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
     if (warmUp) {
@@ -200,14 +199,7 @@ final class JobSupervisor {
 
   /** Tells a ready process which job it runs (for its log) and marks it assigned. */
   void assign(JobProcess p) {
-    p.state = JobProcess.State.ASSIGNED;
-    JobControl.Assign assign = new JobControl.Assign(p.jobId(), p.job.clientId());
-    if (p.reused && p.output != null) {
-      p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
-    }
-    ControlServer.send(p, assign);
-    log.info("job {} of client {} runs in process {} (slot {}{})", p.jobId(), p.job.clientId(), p.pid(), p.slot,
-        p.gpus.isEmpty() ? "" : ", CUDA_VISIBLE_DEVICES=" + p.gpus);
+    p.owner().assigned();
   }
 
   /** Kills the process of a job; false when no such job runs here. */
@@ -225,22 +217,7 @@ final class JobSupervisor {
    * cause given, if several) once they are all gone.
    */
   void kill(JobProcess p, String cause) {
-    if (p.successor != null) {
-      return; // this life of the process is over; the process now serves another
-    }
-    if (p.killCause == null) {
-      p.killCause = cause;
-    }
-    if (p.process != null) {
-      p.process.destroyForcibly();
-    }
-    JobTree tree = p.tree;
-    if (tree != null) {
-      vertx.executeBlocking(() -> {
-        tree.kill();
-        return null;
-      });
-    }
+    p.owner().kill(cause);
   }
 
   /** Processes that can take an actor without a JVM start, best first (ready before starting). */
@@ -338,16 +315,14 @@ final class JobSupervisor {
       ControlServer.send(p, new JobControl.Stop());
       return;
     }
-    p.calls = msg.calls();
+    p.owner().released(msg.calls());
     if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || settings.warmJobs() <= 0) {
       ControlServer.send(p, new JobControl.Stop());
       return;
     }
     String slot = nextSlot();
-    JobProcess next = p.takeBack(slot, logFile(slot));
-    p.state = JobProcess.State.ENDED;
-    p.endedAt = System.currentTimeMillis();
-    p.endCause = "the actor was closed";
+    // its resources return once the process proved clean (readyAgain), or once it is gone (reportEnd)
+    JobProcess next = p.owner().takenBack(slot, logFile(slot));
     table.ended(p);
     table.add(next);
     vertx.executeBlocking(() -> p.encryptData ? JobKeys.tlsLine() : "plain").onComplete(ar -> {
@@ -362,16 +337,13 @@ final class JobSupervisor {
         kill(next, "was not ready again within " + READY_TIMEOUT_MS / 1000 + " s of its actor's close");
       }
     });
-    // its resources return once the process proved clean (readyAgain), or once it is gone (reportEnd)
-    next.pendingEnd = p;
     log.info("job {} ended: its actor was closed; process {} is checked for reuse as slot {}", p.jobId(), p.pid(), slot);
   }
 
   /** Reports the end of the job a recycled process served before, if it was not reported yet. */
   private void reportPendingEnd(JobProcess p) {
-    JobProcess previous = p.pendingEnd;
+    JobProcess previous = p.owner().takePendingEnd();
     if (previous != null) {
-      p.pendingEnd = null;
       onJobEnded.accept(previous, false);
     }
   }
@@ -420,12 +392,8 @@ final class JobSupervisor {
       if (p.state != JobProcess.State.RECYCLING) {
         return; // killed meanwhile
       }
-      p.port = msg.port();
-      p.token = msg.token();
-      p.lastPong = System.currentTimeMillis();
-      p.state = JobProcess.State.IDLE;
+      p.owner().readyAgain(msg.port(), msg.token());
       reportPendingEnd(p);
-      p.ready.tryComplete(p);
       log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
       trimPool(p);
     });
@@ -439,8 +407,7 @@ final class JobSupervisor {
    */
   private void exited(JobProcess first) {
     JobProcess p = first.latest();
-    p.state = JobProcess.State.ENDED;
-    p.endedAt = System.currentTimeMillis();
+    p.owner().exited();
     table.ended(p);
     ending.add(p);
     Promise<Void> gone = Promise.promise();
@@ -492,13 +459,8 @@ final class JobSupervisor {
   }
 
   private void reportEnd(JobProcess p) {
-    int code = p.process.exitValue();
-    boolean abnormal = p.killCause != null || code != 0;
-    p.endCause = ExitCause.of(p, code);
-    p.ready.tryFail("the job process ended before it was ready: " + p.endCause + " (log: " + p.log + ")");
-    if (p.control != null) {
-      p.control.close();
-    }
+    boolean abnormal = p.owner().ended(p.process.exitValue());
+    p.owner().gone();
     vertx.executeBlocking(() -> deleteTree(p.workDir));
     reportPendingEnd(p);
     if (p.jobId() != null) {
@@ -513,7 +475,7 @@ final class JobSupervisor {
   }
 
   /** A job JVM just started, and its tree. */
-  private record Started(Process process, JobTree tree) {}
+  private record Started(JobLauncher.Started launched, JobTree tree) {}
 
   private static Void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {

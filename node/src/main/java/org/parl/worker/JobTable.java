@@ -10,8 +10,9 @@ import java.util.stream.Stream;
 import org.parl.wire.gateway.Job;
 
 /**
- * The job processes of a worker: the live ones by slot, and the ones that hosted a job by job id,
- * kept a while after they ended (their state, cause and log stay readable in the monitor).
+ * The worker's registry of its job processes and their {@link JobVerticle}s: the live ones by slot,
+ * and the ones that hosted a job by job id, kept a while after they ended (their state, cause and
+ * log stay readable in the monitor). It changes no process's state: it tells the verticle.
  * Touched only on the worker verticle's context.
  */
 final class JobTable {
@@ -38,7 +39,7 @@ final class JobTable {
 
   /** Binds a process to the job the master placed on it. */
   void reserve(JobProcess p, Job job) {
-    p.job = job;
+    p.owner().placed(job);
     byJob.put(job.jobId(), p);
     trimHistory();
   }

@@ -16,6 +16,7 @@ import org.parl.cluster.MapPublisher;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.ControlReply.Launched;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.Dispatcher;
@@ -23,13 +24,13 @@ import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.control.JobView;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.control.WorkerRequest.ReadStatus;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
  * process for each actor the master places here (from a warm pool when it can), reports each
- * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. When another
+ * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. Each job process
+ * has a {@link JobVerticle}, the one writer of its state, which also answers for its job on that
+ * job's own address; this verticle keeps their registry ({@link JobTable}, through {@link JobSupervisor}). When another
  * master becomes active (docs/contract.md §10) it registers again with the jobs it runs, which the new JobCenter
  * adopts; it launches only grants of the master it sees active. A worker on a node of its own fences
  * itself when the last master is gone ({@link Fence}).
@@ -198,7 +201,8 @@ public final class WorkerVerticle extends VerticleBase {
         .on(KillJob.class, this::kill)
         .on(ReadLog.class, this::log)
         .on(DownloadLog.class, this::download)
-        .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(WorkerVerticle::view).toList())));
+        .on(ReadStatus.class, this::status)
+        .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(p -> p.owner().view()).toList())));
     return jobs.start()
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), requests::handle).completion())
         .compose(v -> register())
@@ -303,27 +307,21 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private Future<JobLog> log(ReadLog r) {
-    return jobs.job(r.jobId())
-        .map(p -> vertx.executeBlocking(() -> LogTail.read(p.log, r.lines())).map(text -> new JobLog(view(p), text)))
-        .orElseGet(() -> unknownJob(r.jobId()));
+    return jobs.job(r.jobId()).map(p -> p.owner().readLog(r.lines())).orElseGet(() -> unknownJob(r.jobId()));
   }
 
   /** The whole log of a job (its last {@value LogTail#MAX_DOWNLOAD_BYTES} bytes if longer), for the monitor. */
   private Future<JobLog> download(DownloadLog r) {
-    return jobs.job(r.jobId())
-        .map(p -> vertx.executeBlocking(() -> LogTail.readAll(p.log, LogTail.MAX_DOWNLOAD_BYTES))
-            .map(text -> new JobLog(view(p), text)))
+    return jobs.job(r.jobId()).map(p -> p.owner().download()).orElseGet(() -> unknownJob(r.jobId()));
+  }
+
+  private Future<JobStatus> status(ReadStatus r) {
+    return jobs.job(r.jobId()).map(p -> Future.succeededFuture(new JobStatus(p.owner().view())))
         .orElseGet(() -> unknownJob(r.jobId()));
   }
 
   private <T> Future<T> unknownJob(String jobId) {
     return Failures.future(ErrorKind.NOT_FOUND, "worker " + settings.workerId() + " knows no job " + jobId);
-  }
-
-  /** A job process as the monitor is told about it. */
-  private static JobView view(JobProcess p) {
-    return new JobView(p.job, p.slot, p.pid(), p.state.name().toLowerCase(), p.memoryLimitMb, p.startedAt, p.endedAt, p.calls,
-        p.endCause);
   }
 
   private void jobEnded(JobProcess p, boolean abnormal) {

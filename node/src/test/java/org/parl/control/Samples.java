@@ -8,6 +8,7 @@ import org.parl.control.ControlReply.Granted;
 import org.parl.control.ControlReply.Held;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
+import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.ControlReply.Launched;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
@@ -34,6 +35,7 @@ import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
+import org.parl.control.WorkerRequest.ReadStatus;
 import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WaitingCreate;
@@ -69,6 +71,7 @@ final class Samples {
         new ReadLog("job-7", 20),
         new DownloadLog("job-7"),
         new ListJobs(),
+        new ReadStatus("job-7"),
         new Done(),
         new Registered(ClusterType.GPU, List.of("job-9")),
         new Granted(JOB, "10.0.0.1", "node-1", "m-1"),
@@ -80,6 +83,7 @@ final class Samples {
         new Launched("10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2"),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
+        new JobStatus(VIEW),
         new JobEnded("job-7", "c-1", "w-a", "its process exited", false),
         new JobEnded("job-8", "c-1", "w-a", "GPU 1 is faulty", true,
             new GpuFault("w-a", 1, "GPU-1", "uncorrected volatile ECC errors: 2")),
