@@ -48,6 +48,23 @@ public final class JobProcesses {
     return read(pid);
   }
 
+  /**
+   * What {@code pid} is, for a failure message: its parent, the program it runs and the slot its
+   * worker gave it (from its command line), or that it is gone.
+   */
+  public static String describe(long pid) {
+    try {
+      List<String> args = Arrays.asList(new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "cmdline")),
+          StandardCharsets.UTF_8).split("\0"));
+      int slot = args.indexOf("--slot");
+      return pid + " (parent " + ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L)
+          + ", runs " + Path.of(args.get(0)).getFileName() + ", slot " + (slot >= 0 && slot + 1 < args.size() ? args.get(slot + 1) : "?")
+          + ")";
+    } catch (IOException | RuntimeException e) {
+      return pid + " (gone)";
+    }
+  }
+
   /** The GPU ids that two or more of {@code jobs} see, with their pids. */
   public static Map<String, List<Long>> sharedGpus(List<Job> jobs) {
     Map<String, List<Long>> byGpu = new HashMap<>();

@@ -133,7 +133,7 @@ class PartitionIT {
       sampler.scheduleWithFixedDelay(() -> {
         Map<String, List<Long>> shared = JobProcesses.sharedGpus(JobProcesses.in(netns));
         if (!shared.isEmpty()) {
-          seen.add(shared.toString());
+          seen.add(shared + " " + shared.values().stream().flatMap(List::stream).map(JobProcesses::describe).toList());
         }
       }, 0, 300, TimeUnit.MILLISECONDS);
     }
