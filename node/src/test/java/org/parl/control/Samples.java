@@ -38,6 +38,7 @@ import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
 import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.Job;
+import org.parl.wire.gateway.JobPlacement;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
@@ -74,13 +75,13 @@ final class Samples {
         new ReadStatus("job-7"),
         new Done(),
         new Registered(ClusterType.GPU, List.of("job-9")),
-        new Granted(JOB, "10.0.0.1", "node-1", "m-1"),
+        new Granted(new Launch(JOB, "m-1"), "node-1"),
         new Cancelled(2),
         new QueueFigures(3, 1500),
         new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",
             "no worker has 2 vacant GPUs", List.of("w-a: 1 of 2 GPUs vacant")))),
         new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
-        new Launched("10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2"),
+        new Launched(new JobPlacement(JOB, "10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2")),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
         new JobStatus(VIEW),
