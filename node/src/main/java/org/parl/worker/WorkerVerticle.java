@@ -298,7 +298,8 @@ public final class WorkerVerticle extends VerticleBase {
     }
     return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       jobs.assign(ready);
-      return new Launched(new JobPlacement(job, settings.host(), ready.port, ready.token, ready.pid(), ready.slot));
+      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady.port(), ready.lastReady.token(), ready.pid(),
+          ready.slot));
     });
   }
 
