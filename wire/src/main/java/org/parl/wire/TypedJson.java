@@ -160,9 +160,13 @@ public final class TypedJson {
     }
     if (e instanceof InvalidTypeIdException t) {
       String id = t.getTypeId();
+      // a typed record inside a message is named by its field, and has kinds of its own
+      String field = t.getPath().isEmpty() ? null : path(t);
+      List<String> kinds = typeNames(t.getBaseType() == null ? target : t.getBaseType().getRawClass());
       return new BadMessageException(id == null
-          ? "a message needs a \"type\" field naming its kind, one of " + typeNames(target)
-          : "unknown message type \"" + abbreviate(id) + "\"; known types are " + typeNames(target));
+          ? (field == null ? "a message" : "field '" + field + "'") + " needs a \"type\" field naming its kind, one of " + kinds
+          : "unknown message type \"" + abbreviate(id) + "\"" + (field == null ? "" : " in field '" + field + "'")
+              + "; known types are " + kinds);
     }
     if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
       String field = path(m);
