@@ -36,6 +36,8 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
+import org.parl.wire.gateway.ActorResources;
+import org.parl.wire.gateway.GatewayRequest.Create;
 import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.JobPlacement;
@@ -58,7 +60,7 @@ final class Samples {
     return List.of(
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
         new UnregisterWorker("w-a"),
-        new Allocate("c-1", 0, 2, 512, 30_000, "my.Actor", "?"),
+        new Allocate("c-1", "m-1", "my.Main", new Create(7, new ActorResources(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
         new EndJob("job-7", "w-a", "exit 1", true),
         new CancelClient("c-1"),
         new GetSnapshot(),
