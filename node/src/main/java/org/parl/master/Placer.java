@@ -129,7 +129,10 @@ final class Placer {
     String workerId = granted.launch().job().workerId();
     Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(workerId), granted.launch(), LAUNCH_TIMEOUT_MS,
         nodeId.equals(granted.workerNodeId()));
-    return launches.track(workerId, launched).map(Launched::placement);
+    return launches.track(workerId, launched).compose(l -> l.placement().job().equals(granted.launch().job())
+        ? Future.succeededFuture(l.placement())
+        : Failures.future(ErrorKind.INTERNAL, "worker " + workerId + " answered the launch of job " + granted.launch().job().jobId()
+            + " with a placement of another job (" + l.placement().job().jobId() + ")"));
   }
 
   /** Stops a job; a failure is logged (the job's end, or its worker's loss, is reported anyway). */
