@@ -23,6 +23,7 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.wire.ErrorKind;
+import org.parl.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,8 +117,8 @@ final class SimulatedWorkers extends VerticleBase {
     private Future<Launched> launch(Launch r) {
       jobs.add(r.job().jobId());
       launched++;
-      return Future.succeededFuture(new Launched("127.0.0.1", FAKE_PORT, "simulated", ProcessHandle.current().pid(),
-          id + "-" + launched));
+      return Future.succeededFuture(new Launched(new JobPlacement(r.job(), "127.0.0.1", FAKE_PORT, "simulated",
+          ProcessHandle.current().pid(), id + "-" + launched)));
     }
 
     private Future<Done> kill(KillJob r) {

@@ -251,35 +251,30 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
         .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.resources(),
                 waitMs, spec.impl().getName(), spec.waitForWorkers()), GatewayReply.Created.class,
                 waitMs + LAUNCH_SLACK_MS)))
-            .map(created -> new Placed(created.placement(), code)))
-        .onComplete(placed -> {
-          if (placed.failed()) {
-            answer(caller, () -> result.fail(placed.cause()));
-          } else {
-            try {
-              setUp.execute(() -> openAndAnswer(spec, placed.result(), ctorArgs, caller, result));
-            } catch (RejectedExecutionException closed) {
-              answer(caller, () -> result.fail(new InvalidRequestException("this client is closed")));
-            }
-          }
-        });
+            .onSuccess(created -> {
+              try {
+                setUp.execute(() -> openAndAnswer(spec, created.placement(), code, ctorArgs, caller, result));
+              } catch (RejectedExecutionException closed) {
+                answer(caller, () -> result.fail(new InvalidRequestException("this client is closed")));
+              }
+            }))
+        .onFailure(e -> answer(caller, () -> result.fail(e)));
     return result.future();
   }
-
-  /** A job granted by the master, and the code to send it. */
-  private record Placed(JobPlacement placement, CodeBundle code) {}
 
   /**
    * Opens the actor on a set-up thread and completes its future there, so that a thread waiting
    * for it wakes at once (not after a hop through the event loop), or on the creating thread's
    * Vert.x context when it had one.
+   *
+   * @param placement the job the master granted, and where it listens
+   * @param code the code to send it
    */
-  private <T> void openAndAnswer(ActorBuilderImpl.Spec<T> spec, Placed placed, byte[] ctorArgs, Context caller,
-      Promise<RemoteActor<T>> result) {
+  private <T> void openAndAnswer(ActorBuilderImpl.Spec<T> spec, JobPlacement placement, CodeBundle code, byte[] ctorArgs,
+      Context caller, Promise<RemoteActor<T>> result) {
     RemoteActor<T> actor;
     try {
-      JobPlacement placement = placed.placement();
-      actor = openings.open(spec, placement, placed.code(), ctorArgs,
+      actor = openings.open(spec, placement, code, ctorArgs,
           conn -> new RemoteActorImpl<>(this, spec.api(), spec.impl().getSimpleName(), placement, conn, codec));
     } catch (Exception | Error e) { // whatever happens, the create's future completes
       answer(caller, () -> result.fail(e));

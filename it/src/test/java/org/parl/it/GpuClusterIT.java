@@ -196,9 +196,10 @@ class GpuClusterIT {
         new Object[] {jobCenter, Buffer.buffer(new byte[] {1, 2, 3}), 400},
         new Object[] {jobCenter, new JsonArray().add(1), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\"}"), 400},
-        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":5,\"gpus\":1,\"timeoutMs\":10}"), 400},
-        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":\"two\",\"timeoutMs\":10}"), 400},
-        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"gpus\":1,\"timeoutMs\":-5}"), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":5," + create("1", "10")), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\"," + create("\"two\"", "10")), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\"," + create("1", "-5")), 400},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Kill\"}}"), 400},
         new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null, null), 409},
         new Object[] {jobCenter, new EndJob("job-999999", w2, null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), "w-other", null, false), 404},
@@ -318,4 +319,9 @@ class GpuClusterIT {
     awaitWorkerRecord(w2, List.of(0, 1), List.of());
   }
 
+
+  /** The rest of an Allocate's JSON: the client's create asking for {@code gpus} GPUs for {@code timeoutMs}, as written. */
+  private static String create(String gpus, String timeoutMs) {
+    return "\"create\":{\"type\":\"Create\",\"id\":1,\"resources\":{\"gpus\":" + gpus + "},\"timeoutMs\":" + timeoutMs + "}}";
+  }
 }

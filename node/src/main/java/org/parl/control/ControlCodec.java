@@ -6,6 +6,7 @@ import io.vertx.core.eventbus.MessageCodec;
 import io.vertx.core.json.JsonObject;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.TypedJson;
+import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * The one event-bus codec of the control plane: a {@link ControlMessage} travels between nodes as
@@ -24,7 +25,8 @@ public final class ControlCodec implements MessageCodec<ControlMessage, ControlM
   /** Largest encoded message (a whole job log is the biggest). */
   public static final int MAX_BODY = 64 << 20;
 
-  private static final TypedJson JSON = new TypedJson(ControlMessage.class);
+  /** The messages, and the gateway's request that an {@code Allocate} carries as the client sent it (named {@code Create}). */
+  private static final TypedJson JSON = new TypedJson(ControlMessage.class, GatewayRequest.Create.class);
 
   /** Registers the codec on a node's event bus, once, for every {@link ControlMessage}. */
   public static void register(EventBus bus) {
@@ -87,6 +89,6 @@ public final class ControlCodec implements MessageCodec<ControlMessage, ControlM
 
   /** The names of every control message type, as they appear in the {@code type} field. */
   public static Iterable<String> typeNames() {
-    return JSON.typeNames();
+    return JSON.typeNames(ControlMessage.class);
   }
 }

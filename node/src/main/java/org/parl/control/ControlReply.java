@@ -1,10 +1,12 @@
 package org.parl.control;
 
 import java.util.List;
+import org.parl.control.WorkerRequest.Launch;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.Job;
+import org.parl.wire.gateway.JobPlacement;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 
@@ -52,19 +54,15 @@ public sealed interface ControlReply extends ControlMessage {
   }
 
   /**
-   * Resources granted to a job.
+   * Resources granted to a job: the launch to send its worker, as the JobCenter made it.
    *
-   * @param host the worker's address, where its job processes listen
+   * @param launch the job with its resources, and the master that granted it
    * @param workerNodeId the worker's cluster node (a launch on this very node skips the cluster)
-   * @param grantedBy the member UUID of the active master whose JobCenter granted it: a worker
-   *     launches only grants of the master it sees active (a grant from before a takeover is void)
    */
-  record Granted(Job job, String host, String workerNodeId, String grantedBy) implements ControlReply {
+  record Granted(Launch launch, String workerNodeId) implements ControlReply {
     public Granted {
-      Checks.present("job", job);
-      Checks.name("host", host);
+      Checks.present("launch", launch);
       Checks.name("workerNodeId", workerNodeId);
-      Checks.name("grantedBy", grantedBy);
     }
   }
 
@@ -121,13 +119,14 @@ public sealed interface ControlReply extends ControlMessage {
     }
   }
 
-  /** A job process listens: the client connects to {@code host:port} and proves itself with {@code token}. */
-  record Launched(String host, @Required int port, String token, long pid, String slot) implements ControlReply {
+  /**
+   * A job process listens: the answer to a {@link Launch}, which the gateway passes on to the client as it is.
+   *
+   * @param placement the job launched, and where its process listens
+   */
+  record Launched(JobPlacement placement) implements ControlReply {
     public Launched {
-      Checks.name("host", host);
-      Checks.range("port", port, 1, 65535);
-      Checks.name("token", token);
-      Checks.name("slot", slot);
+      Checks.present("placement", placement);
     }
   }
 

@@ -66,39 +66,59 @@ public sealed interface JobCenterRequest extends ControlMessage {
   }
 
   /**
-   * A client's request for a job, answered when a worker has the resources or failed after
-   * {@code timeoutMs}.
+   * A client's create, as the gateway it asked received it, for the JobCenter: answered when a worker has the
+   * resources or failed after {@code create.timeoutMs()}.
    *
-   * @param resources what the actor asks for, as its client stated it
    * @param gateway the member UUID of the master whose gateway asks: when that master leaves, its
    *     waiting requests are given up (its clients resubmit them elsewhere, docs/contract.md §10)
-   * @param waitForWorkers whether a request no worker could ever hold waits for workers that may join
    * @param program the client's program, as its hello named it: shown beside a waiting request
+   * @param create the client's request as it sent it: what the actor asks for, for how long it waits, and
+   *     whether a request no worker could ever hold waits for workers that may join
    */
-  record Allocate(String clientId, ActorResources resources, @Required long timeoutMs, String actorClass,
-      String gateway, boolean waitForWorkers, String program) implements JobCenterRequest, Request<Granted> {
+  record Allocate(String clientId, String gateway, String program, GatewayRequest.Create create)
+      implements JobCenterRequest, Request<Granted> {
     public Allocate {
-      program = Checks.name("program", program, "?");
       Checks.name("clientId", clientId);
-      Checks.present("resources", resources);
-      Checks.range("timeoutMs", timeoutMs, 0, GatewayRequest.MAX_TIMEOUT_MS);
-      actorClass = Checks.name("actorClass", actorClass, "?");
       gateway = Checks.name("gateway", gateway, "?");
+      program = Checks.name("program", program, "?");
+      Checks.present("create", create);
     }
 
-    /** A request for CPUs or whole GPUs, as PARL's clusters ask. */
+    /** A request for CPUs or whole GPUs, as PARL's clusters ask (a create numbered 0, that waits for no worker). */
     public Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, long timeoutMs, String actorClass,
         String gateway) {
-      this(clientId, new ActorResources(cpus, gpus, 0, 0, null, maxMemoryMb), timeoutMs, actorClass, gateway, false, "?");
+      this(clientId, gateway, "?", new GatewayRequest.Create(0, new ActorResources(cpus, gpus, 0, 0, null, maxMemoryMb),
+          timeoutMs, actorClass, false));
+    }
+
+    /** What the actor asks for, as its client stated it. */
+    public ActorResources resources() {
+      return create.resources();
+    }
+
+    /** How long the request may wait for resources. */
+    public long timeoutMs() {
+      return create.timeoutMs();
+    }
+
+    /** The actor's class, for display ({@code ?} when unknown). */
+    public String actorClass() {
+      return create.actorClass();
+    }
+
+    /** Whether a request no worker could ever hold waits for workers that may join. */
+    public boolean waitForWorkers() {
+      return create.waitForWorkers();
     }
 
     public int maxMemoryMb() {
-      return resources.maxMemoryMb();
+      return create.resources().maxMemoryMb();
     }
 
     /** The same request with another time to wait: what is left of it when it is asked of a new master. */
     public Allocate withTimeoutMs(long timeoutMs) {
-      return new Allocate(clientId, resources, timeoutMs, actorClass, gateway, waitForWorkers, program);
+      return new Allocate(clientId, gateway, program, new GatewayRequest.Create(create.id(), create.resources(), timeoutMs,
+          create.actorClass(), create.waitForWorkers()));
     }
   }
 

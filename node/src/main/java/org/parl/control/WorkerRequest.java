@@ -21,7 +21,12 @@ public sealed interface WorkerRequest extends ControlMessage {
   /** Lines of a log sent when the request says nothing. */
   int DEFAULT_LOG_LINES = 500;
 
-  /** Start the job the JobCenter placed on this worker; answered when its process listens. */
+  /**
+   * Start the job the JobCenter placed on this worker; answered when its process listens.
+   *
+   * @param grantedBy the member UUID of the active master whose JobCenter granted it: a worker
+   *     launches only grants of the master it sees active (a grant from before a takeover is void)
+   */
   record Launch(Job job, String grantedBy) implements WorkerRequest, Request<Launched> {
     public Launch {
       Checks.present("job", job);

@@ -386,8 +386,7 @@ public final class GatewayVerticle extends VerticleBase {
   }
 
   private void create(GatewaySession session, Create r) {
-    placer.place(new Allocate(session.clientId(), r.resources(), r.timeoutMs(), r.actorClass(), node.memberId(),
-            r.waitForWorkers(), session.program()))
+    placer.place(new Allocate(session.clientId(), node.memberId(), session.program(), r))
         .onSuccess(placement -> {
           Job job = placement.job();
           if (session.closed()) {

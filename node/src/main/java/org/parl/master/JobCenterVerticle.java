@@ -46,6 +46,7 @@ import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.OneJob;
 import org.parl.control.WorkerRequest.KillJob;
+import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.Masters;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.wire.BadMessageException;
@@ -498,7 +499,7 @@ public final class JobCenterVerticle extends VerticleBase {
     jobsMap.put(job.jobId(), () -> ControlCodec.json(job));
     publishWorker(job.workerId());
     var worker = center.worker(job.workerId()).orElseThrow();
-    return new Granted(job, worker.host(), worker.nodeId(), node.memberId());
+    return new Granted(new Launch(job, node.memberId()), worker.nodeId());
   }
 
   private void publishWorker(String workerId) {

@@ -19,7 +19,6 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.OneJob;
 import org.parl.control.WorkerRequest.KillJob;
-import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
@@ -85,13 +84,14 @@ final class Placer {
     waiting.add(w);
     submit(w);
     return w.granted.future().compose(granted -> {
-      launching.add(granted.job().jobId());
+      Job job = granted.launch().job();
+      launching.add(job.jobId());
       return launch(granted)
           .recover(e -> {
-            release(granted.job(), "its launch failed: " + e.getMessage());
+            release(job, "its launch failed: " + e.getMessage());
             return Future.failedFuture(e);
           })
-          .onComplete(ar -> launching.remove(granted.job().jobId()));
+          .onComplete(ar -> launching.remove(job.jobId()));
     });
   }
 
@@ -126,11 +126,13 @@ final class Placer {
   }
 
   private Future<JobPlacement> launch(Granted granted) {
-    Job job = granted.job();
-    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), new Launch(job, granted.grantedBy()),
-        LAUNCH_TIMEOUT_MS, nodeId.equals(granted.workerNodeId()));
-    return launches.track(job.workerId(), launched)
-        .map(at -> new JobPlacement(job, at.host(), at.port(), at.token(), at.pid(), at.slot()));
+    String workerId = granted.launch().job().workerId();
+    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(workerId), granted.launch(), LAUNCH_TIMEOUT_MS,
+        nodeId.equals(granted.workerNodeId()));
+    return launches.track(workerId, launched).compose(l -> l.placement().job().equals(granted.launch().job())
+        ? Future.succeededFuture(l.placement())
+        : Failures.future(ErrorKind.INTERNAL, "worker " + workerId + " answered the launch of job " + granted.launch().job().jobId()
+            + " with a placement of another job (" + l.placement().job().jobId() + ")"));
   }
 
   /** Stops a job; a failure is logged (the job's end, or its worker's loss, is reported anyway). */

@@ -7,6 +7,7 @@ import java.util.List;
 import org.parl.job.tree.JobTree;
 import org.parl.limits.WriteBound;
 import org.parl.security.SharedSecret;
+import org.parl.wire.JobControl;
 import org.parl.wire.gateway.Job;
 
 /**
@@ -56,9 +57,11 @@ final class JobProcess {
   NetSocket control;
   /** What the worker writes on {@link #control}, bounded: a process that does not read is disconnected. */
   WriteBound controlOut;
-  int port;
-  /** The secret the job made for its client, who proves it on the data port; never logged. */
-  String token;
+  /**
+   * What the job said when it became ready, last: its data port, and the secret it made for its client, who
+   * proves it there (never logged); null until it is ready, and in a life taken back until it is ready again.
+   */
+  JobControl.Ready lastReady;
   /** The job placed on it, with its resources (its GPU memory budget is held by {@code GpuMemoryWatch}); null while warm. */
   Job job;
   long lastPong = System.currentTimeMillis();

@@ -392,7 +392,7 @@ final class JobSupervisor {
       if (p.state != JobProcess.State.RECYCLING) {
         return; // killed meanwhile
       }
-      p.owner().readyAgain(msg.port(), msg.token());
+      p.owner().readyAgain(msg);
       reportPendingEnd(p);
       log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
       trimPool(p);

@@ -137,8 +137,7 @@ final class JobVerticle extends VerticleBase {
   void ready(NetSocket control, WriteBound out, JobControl.Ready ready) {
     p.control = control;
     p.controlOut = out;
-    p.port = ready.port();
-    p.token = ready.token();
+    p.lastReady = ready;
     p.lastPong = System.currentTimeMillis();
     p.state = JobProcess.State.IDLE;
     p.ready.tryComplete(p);
@@ -216,9 +215,8 @@ final class JobVerticle extends VerticleBase {
   }
 
   /** A taken-back process proved clean and is ready for the next actor, with a fresh data port and credential. */
-  void readyAgain(int port, String token) {
-    p.port = port;
-    p.token = token;
+  void readyAgain(JobControl.Ready ready) {
+    p.lastReady = ready;
     p.lastPong = System.currentTimeMillis();
     p.state = JobProcess.State.IDLE;
     p.ready.tryComplete(p);

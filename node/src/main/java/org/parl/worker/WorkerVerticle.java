@@ -37,6 +37,7 @@ import org.parl.ha.Masters;
 import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.Job;
+import org.parl.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -297,7 +298,8 @@ public final class WorkerVerticle extends VerticleBase {
     }
     return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       jobs.assign(ready);
-      return new Launched(settings.host(), ready.port, ready.token, ready.pid(), ready.slot);
+      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady.port(), ready.lastReady.token(), ready.pid(),
+          ready.slot));
     });
   }
 

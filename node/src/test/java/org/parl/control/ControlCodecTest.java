@@ -53,7 +53,8 @@ class ControlCodecTest {
   void messagesAreJsonNamedByTheirType() {
     JsonObject allocate = ControlCodec.toJson(Samples.all().get(2));
     assertEquals("Allocate", allocate.getString("type"));
-    assertEquals(30_000, allocate.getInteger("timeoutMs"));
+    assertEquals("Create", allocate.getJsonObject("create").getString("type"), "the client's request, named as it sent it");
+    assertEquals(30_000, allocate.getJsonObject("create").getInteger("timeoutMs"));
     JsonObject worker = ControlCodec.toJson(Samples.WORKER);
     assertEquals(List.of(0, 1), worker.getJsonArray("worker_vacant_gpus").getList());
     assertEquals(List.of(2, 3), worker.getJsonArray("worker_used_gpus").getList());
@@ -70,14 +71,15 @@ class ControlCodecTest {
     assertEquals(new WorkerRequest.ReadLog("job-1", WorkerRequest.DEFAULT_LOG_LINES), decode("{\"type\":\"ReadLog\",\"jobId\":\"job-1\"}"));
     assertEquals(new JobCenterRequest.EndJob("job-1", "w-a", "ended", false),
         decode("{\"type\":\"EndJob\",\"jobId\":\"job-1\",\"workerId\":\"w-a\"}"));
-    assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?", "?"),
-        decode("{\"type\":\"Allocate\",\"clientId\":\"c\",\"resources\":{\"gpus\":1},\"timeoutMs\":10,\"unknown\":[1]}"));
+    assertEquals(new JobCenterRequest.Allocate("c", 0, 1, 0, 10, "?", "?"), decode("{\"type\":\"Allocate\",\"clientId\":\"c\","
+        + "\"create\":{\"type\":\"Create\",\"id\":0,\"resources\":{\"gpus\":1},\"timeoutMs\":10},\"unknown\":[1]}"));
   }
 
   @Test
   void badMessagesAreRefusedWithTheReason() {
-    String allocate = "{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":10";
+    String allocate = "{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Create\",\"id\":1,\"timeoutMs\":10";
     String asking = allocate + ",\"resources\":{";
+    String create = ",\"create\":{\"type\":\"Create\",\"id\":1,\"resources\":{\"gpus\":1},\"timeoutMs\":10}}";
     List<String[]> cases = List.of(
         new String[] {"not json", "not valid JSON"},
         new String[] {"[1,2]", "expected a JSON object"},
@@ -87,22 +89,28 @@ class ControlCodecTest {
         new String[] {"{\"type\":\"Fly\"}", "unknown message type \"Fly\""},
         new String[] {"{\"type\":5}", "unknown message type \"5\""},
         new String[] {"{\"type\":\"ControlMessage\"}", "unknown message type"},
-        new String[] {"{\"type\":\"Allocate\"}", "field 'timeoutMs' is missing"},
-        new String[] {"{\"type\":\"Allocate\",\"timeoutMs\":10}", "field 'clientId' must be a non-empty string"},
-        new String[] {"{\"type\":\"Allocate\",\"clientId\":5,\"timeoutMs\":10}", "field 'clientId' must be a string"},
-        new String[] {"{\"type\":\"Allocate\",\"clientId\":\" \",\"timeoutMs\":10}", "field 'clientId' must be a non-empty"},
-        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"" + "x".repeat(1025) + "\",\"timeoutMs\":10}", "at most 1024"},
-        new String[] {asking + "\"gpus\":\"two\"}}", "field 'resources.gpus' must be an integer"},
-        new String[] {asking + "\"gpus\":\"2\"}}", "field 'resources.gpus' must be an integer"},
-        new String[] {asking + "\"gpus\":1.5}}", "field 'resources.gpus' must be an integer, got Double"},
-        new String[] {asking + "\"gpus\":true}}", "field 'resources.gpus' must be an integer"},
-        new String[] {asking + "\"gpus\":99999999999}}", "field 'resources.gpus' is out of range"},
-        new String[] {asking + "\"gpus\":2000000}}", "field 'gpus' must be between"},
-        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"resources\":{\"gpus\":1},\"timeoutMs\":-5}",
-            "field 'timeoutMs' must be between 0 and"},
-        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"timeoutMs\":null}", "field 'timeoutMs' must not be null"},
-        new String[] {asking + "\"cpus\":1,\"cpus\":2}}", "Duplicate field 'cpus'"},
-        new String[] {allocate + "} {}", "found more after it"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\"}", "field 'create' is missing"},
+        new String[] {"{\"type\":\"Allocate\"" + create, "field 'clientId' must be a non-empty string"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":5" + create, "field 'clientId' must be a string"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\" \"" + create, "field 'clientId' must be a non-empty"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"" + "x".repeat(1025) + "\"" + create, "at most 1024"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Create\",\"id\":1}}",
+            "field 'create.timeoutMs' is missing"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"id\":1,\"timeoutMs\":10}}",
+            "field 'create' needs a \"type\" field naming its kind, one of [Create]"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Kill\",\"id\":1,\"jobId\":\"j\"}}",
+            "unknown message type \"Kill\" in field 'create'; known types are [Create]"},
+        new String[] {asking + "\"gpus\":\"two\"}}}", "field 'create.resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":\"2\"}}}", "field 'create.resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":1.5}}}", "field 'create.resources.gpus' must be an integer, got Double"},
+        new String[] {asking + "\"gpus\":true}}}", "field 'create.resources.gpus' must be an integer"},
+        new String[] {asking + "\"gpus\":99999999999}}}", "field 'create.resources.gpus' is out of range"},
+        new String[] {asking + "\"gpus\":2000000}}}", "field 'gpus' must be between"},
+        new String[] {allocate.replace("\"timeoutMs\":10", "\"timeoutMs\":-5") + "}}", "field 'timeoutMs' must be between 0 and"},
+        new String[] {"{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Create\",\"id\":1,\"timeoutMs\":null}}",
+            "field 'create.timeoutMs' must not be null"},
+        new String[] {asking + "\"cpus\":1,\"cpus\":2}}}", "Duplicate field 'cpus'"},
+        new String[] {allocate + "}} {}", "found more after it"},
         new String[] {allocate, "not valid JSON: Unexpected end-of-input: expected close marker for Object"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":42}", "field 'jobId' must be a string"},
         new String[] {"{\"type\":\"EndJob\",\"jobId\":\"j\",\"lost\":1}", "field 'lost' must be true or false"},

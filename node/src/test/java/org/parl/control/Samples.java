@@ -36,8 +36,11 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
+import org.parl.wire.gateway.ActorResources;
+import org.parl.wire.gateway.GatewayRequest.Create;
 import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.Job;
+import org.parl.wire.gateway.JobPlacement;
 import org.parl.wire.gateway.WaitingCreate;
 import org.parl.wire.gateway.WorkerState;
 import org.parl.wire.gateway.WorkerState.GpuCard;
@@ -57,7 +60,7 @@ final class Samples {
     return List.of(
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
         new UnregisterWorker("w-a"),
-        new Allocate("c-1", 0, 2, 512, 30_000, "my.Actor", "?"),
+        new Allocate("c-1", "m-1", "my.Main", new Create(7, new ActorResources(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
         new EndJob("job-7", "w-a", "exit 1", true),
         new CancelClient("c-1"),
         new GetSnapshot(),
@@ -74,13 +77,13 @@ final class Samples {
         new ReadStatus("job-7"),
         new Done(),
         new Registered(ClusterType.GPU, List.of("job-9")),
-        new Granted(JOB, "10.0.0.1", "node-1", "m-1"),
+        new Granted(new Launch(JOB, "m-1"), "node-1"),
         new Cancelled(2),
         new QueueFigures(3, 1500),
         new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",
             "no worker has 2 vacant GPUs", List.of("w-a: 1 of 2 GPUs vacant")))),
         new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
-        new Launched("10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2"),
+        new Launched(new JobPlacement(JOB, "10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2")),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
         new JobStatus(VIEW),

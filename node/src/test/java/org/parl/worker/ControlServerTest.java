@@ -140,8 +140,8 @@ class ControlServerTest {
           fake.nonce, job.slot), "the worker holds the secret too");
       fake.send(fake.ready());
       JobProcess ready = job.ready.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
-      assertEquals(4242, ready.port);
-      assertEquals(TOKEN, ready.token);
+      assertEquals(4242, ready.lastReady.port());
+      assertEquals(TOKEN, ready.lastReady.token());
     }
   }
 

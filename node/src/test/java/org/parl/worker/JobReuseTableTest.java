@@ -34,7 +34,7 @@ class JobReuseTableTest {
     assertTrue(next.reused);
     assertNotEquals(first.log, next.log);
     assertNull(next.job, "no job yet: it is warm");
-    assertNull(next.token, "its data-port credential comes with its next ready");
+    assertNull(next.lastReady, "its data-port credential comes with its next ready");
     assertEquals(JobProcess.State.RECYCLING, next.state);
   }
 

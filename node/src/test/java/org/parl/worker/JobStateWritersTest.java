@@ -25,7 +25,7 @@ class JobStateWritersTest {
   private static final Set<String> OWNERS = Set.of("JobVerticle.java", "JobProcess.java");
   /** Every field of {@code JobProcess} that is not final. */
   private static final Pattern ASSIGNMENT = Pattern.compile("\\b(?!this\\.)[a-z]\\w*\\.(state|process|tree|pendingEnd|output|control"
-      + "|controlOut|port|token|job|lastPong|calls|killCause|stopCause|exitedItself|endCause|endedAt|successor|encryptData)"
+      + "|controlOut|lastReady|job|lastPong|calls|killCause|stopCause|exitedItself|endCause|endedAt|successor|encryptData)"
       + "\\s*(=[^=]|\\+=|-=|\\+\\+|--)");
 
   @Test
@@ -55,6 +55,6 @@ class JobStateWritersTest {
     assertTrue(ASSIGNMENT.matcher("      job.output = JobOutput.start(in);").find());
     assertTrue(ASSIGNMENT.matcher("    next.calls++;").find());
     assertTrue(!ASSIGNMENT.matcher("    if (p.state == JobProcess.State.IDLE) {").find());
-    assertTrue(!ASSIGNMENT.matcher("    this.port = port;").find());
+    assertTrue(!ASSIGNMENT.matcher("    this.lastReady = ready;").find());
   }
 }

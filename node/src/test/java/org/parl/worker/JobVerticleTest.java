@@ -107,7 +107,7 @@ class JobVerticleTest {
   @Test
   void itsStatesFollowWhatHappensToTheProcess() throws Exception {
     assertEquals(JobProcess.State.IDLE, p.state);
-    assertEquals(4242, p.port);
+    assertEquals(4242, p.lastReady.port());
     assertSame(p, p.ready.future().result());
     onHome(() -> {
       v.placed(job("job-1"));
@@ -133,11 +133,11 @@ class JobVerticleTest {
     assertSame(p, onHome(() -> next.owner().takePendingEnd()), "its previous life's end waits for its check");
     assertNull(onHome(() -> next.owner().takePendingEnd()), "and is reported once");
     onHome(() -> {
-      next.owner().readyAgain(4343, TOKEN);
+      next.owner().readyAgain(new JobControl.Ready("w1-1", next.pid(), 4343, TOKEN));
       return null;
     });
     assertEquals(JobProcess.State.IDLE, next.state);
-    assertEquals(4343, next.port);
+    assertEquals(4343, next.lastReady.port());
     onHome(() -> {
       next.owner().stopping("x".repeat(ControlServer.MAX_CAUSE + 10));
       next.owner().exited();

@@ -41,7 +41,10 @@ public final class TypedJson {
   private final JsonMapper mapper;
   private final Map<String, Class<?>> types = new TreeMap<>();
 
-  /** @param roots sealed interfaces whose permitted records (at any depth) are the messages */
+  /**
+   * @param roots sealed interfaces whose permitted records (at any depth) are the messages, or records of
+   *     another family that a message carries as they are (each named by its simple class name too)
+   */
   public TypedJson(Class<?>... roots) {
     mapper = JsonMapper.builder()
         .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
@@ -77,11 +80,6 @@ public final class TypedJson {
     }
   }
 
-  /** The names of every message type, as they appear in the {@code type} field. */
-  public Collection<String> typeNames() {
-    return types.keySet();
-  }
-
   /**
    * Builds the serializers and deserializers of every message type now. Jackson builds them on
    * first use, which costs a few hundred milliseconds in a fresh JVM: call this off the event
@@ -95,8 +93,8 @@ public final class TypedJson {
     }
   }
 
-  /** The names of the message types that are a {@code target}. */
-  private List<String> typeNames(Class<?> target) {
+  /** The names of the message types that are a {@code target}, as they appear in the {@code type} field. */
+  public List<String> typeNames(Class<?> target) {
     return types.entrySet().stream().filter(e -> target.isAssignableFrom(e.getValue())).map(Map.Entry::getKey).toList();
   }
 
@@ -160,9 +158,13 @@ public final class TypedJson {
     }
     if (e instanceof InvalidTypeIdException t) {
       String id = t.getTypeId();
+      // a typed record inside a message is named by its field, and has kinds of its own
+      String field = t.getPath().isEmpty() ? null : path(t);
+      List<String> kinds = typeNames(t.getBaseType() == null ? target : t.getBaseType().getRawClass());
       return new BadMessageException(id == null
-          ? "a message needs a \"type\" field naming its kind, one of " + typeNames(target)
-          : "unknown message type \"" + abbreviate(id) + "\"; known types are " + typeNames(target));
+          ? (field == null ? "a message" : "field '" + field + "'") + " needs a \"type\" field naming its kind, one of " + kinds
+          : "unknown message type \"" + abbreviate(id) + "\"" + (field == null ? "" : " in field '" + field + "'")
+              + "; known types are " + kinds);
     }
     if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
       String field = path(m);
