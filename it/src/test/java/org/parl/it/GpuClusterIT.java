@@ -269,7 +269,7 @@ class GpuClusterIT {
   /** A granted job, in its JSON form. */
   private Future<JsonObject> allocate(int gpus, long timeoutMs) {
     return member.jobCenter(new Allocate(clientId, 0, gpus, 0, timeoutMs, null, null), timeoutMs + 10_000)
-        .map(granted -> TestMember.json(granted.job()));
+        .map(granted -> TestMember.json(granted.launch().job()));
   }
 
   private void end(JsonObject job) throws Exception {
