@@ -319,7 +319,6 @@ class GpuClusterIT {
     awaitWorkerRecord(w2, List.of(0, 1), List.of());
   }
 
-
   /** The rest of an Allocate's JSON: the client's create asking for {@code gpus} GPUs for {@code timeoutMs}, as written. */
   private static String create(String gpus, String timeoutMs) {
     return "\"create\":{\"type\":\"Create\",\"id\":1,\"resources\":{\"gpus\":" + gpus + "},\"timeoutMs\":" + timeoutMs + "}}";

@@ -126,12 +126,12 @@ final class Placer {
   }
 
   private Future<JobPlacement> launch(Granted granted) {
-    String workerId = granted.launch().job().workerId();
-    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(workerId), granted.launch(), LAUNCH_TIMEOUT_MS,
+    Job job = granted.launch().job();
+    Future<Launched> launched = ControlBus.request(vertx, Addresses.worker(job.workerId()), granted.launch(), LAUNCH_TIMEOUT_MS,
         nodeId.equals(granted.workerNodeId()));
-    return launches.track(workerId, launched).compose(l -> l.placement().job().equals(granted.launch().job())
+    return launches.track(job.workerId(), launched).compose(l -> l.placement().job().equals(job)
         ? Future.succeededFuture(l.placement())
-        : Failures.future(ErrorKind.INTERNAL, "worker " + workerId + " answered the launch of job " + granted.launch().job().jobId()
+        : Failures.future(ErrorKind.INTERNAL, "worker " + job.workerId() + " answered the launch of job " + job.jobId()
             + " with a placement of another job (" + l.placement().job().jobId() + ")"));
   }
 

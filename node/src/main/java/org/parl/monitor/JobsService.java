@@ -105,7 +105,7 @@ final class JobsService {
       String home = live != null ? live.getString("workerId") : homes.get(jobId);
       if (home != null && state.workerAlive(home)) {
         Future<JsonObject> answer = live == null ? ask(home, request, timeoutMs)
-            : OneJob.request(vertx, home, jobId, request, timeoutMs).map(j -> shown(j.job()).put("log", j.log()));
+            : OneJob.request(vertx, home, jobId, request, timeoutMs).map(JobsService::withLog);
         return answer
             .map(j -> describe(j, home, state))
             .recover(e -> Future.failedFuture(asApiError(e, jobId, home)));
@@ -168,8 +168,12 @@ final class JobsService {
 
   /** A job's log from one worker, as the API shows it: the job's fields and {@code log}. */
   private Future<JsonObject> ask(String workerId, Request<JobLog> request, long timeoutMs) {
-    return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs)
-        .map(answer -> shown(answer.job()).put("log", answer.log()));
+    return ControlBus.request(vertx, Addresses.worker(workerId), request, timeoutMs).map(JobsService::withLog);
+  }
+
+  /** The job's record as the API shows it, with the log text that came with it. */
+  private static JsonObject withLog(JobLog answer) {
+    return shown(answer.job()).put("log", answer.log());
   }
 
   private static ApiError asApiError(Throwable e, String jobId, String workerId) {

@@ -178,7 +178,7 @@ final class JobVerticle extends VerticleBase {
           .on(ReadLog.class, r -> ifMine(r.jobId(), () -> readLog(r.lines())))
           .on(DownloadLog.class, r -> ifMine(r.jobId(), this::download))
           .on(KillJob.class, r -> ifMine(r.jobId(), () -> kill(r)));
-      consumer = home.owner().eventBus().consumer(Addresses.job(job.jobId()), requests::handle);
+      consumer = vertx().eventBus().consumer(Addresses.job(job.jobId()), requests::handle);
     }
   }
 
@@ -267,7 +267,7 @@ final class JobVerticle extends VerticleBase {
     }
     JobTree tree = p.tree;
     if (tree != null) {
-      home.owner().executeBlocking(() -> {
+      vertx().executeBlocking(() -> {
         tree.kill();
         return null;
       });
