@@ -19,14 +19,18 @@ import org.parl.wire.Hashes;
  * Shipped code and files on a worker's host, named by content hash and shared by all jobs there,
  * so that the same jar is sent over the network once. Every blob is checked against its hash
  * before it is stored; a name that is not a hash never reaches the file system. The store is
- * bounded (docs/contract.md §8): each use touches a blob's modification time, and adding one evicts the least
- * recently used blobs above the size cap, except those used within {@link #IN_USE_MS}; a job that
- * needs an evicted blob reports it missing and its client ships it again.
+ * bounded (docs/contract.md §8): each use touches the modification time of the blob's use mark
+ * ({@code <hash>.used}, not the blob itself, whose change time must stay as it was hashed: see
+ * {@link #verified}), and adding one evicts the least recently used blobs above the size cap,
+ * except those used within {@link #IN_USE_MS}; a job that needs an evicted blob reports it missing
+ * and its client ships it again.
  */
 final class BlobStore {
 
   /** Blobs used this recently are never evicted: a job may be about to load them. */
   static final long IN_USE_MS = 10_000;
+  private static final String JAR = ".jar";
+  private static final String USED = ".used";
 
   private final Path dir;
   private final long maxBytes;
@@ -49,18 +53,37 @@ final class BlobStore {
       return false;
     }
     try {
-      Files.setLastModifiedTime(path(hash), FileTime.fromMillis(System.currentTimeMillis()));
+      markUsed(hash);
     } catch (IOException e) {
       return Files.isRegularFile(path(hash)); // evicted meanwhile, or not ours to touch: still usable if there
     }
     return true;
   }
 
+  private void markUsed(String hash) throws IOException {
+    Path mark = useMark(hash);
+    FileTime now = FileTime.fromMillis(System.currentTimeMillis());
+    try {
+      Files.setLastModifiedTime(mark, now);
+    } catch (NoSuchFileException first) {
+      try {
+        Files.createFile(mark);
+      } catch (FileAlreadyExistsException e) {
+        Files.setLastModifiedTime(mark, now); // another job marked it meanwhile
+      }
+    }
+  }
+
+  /** The empty file whose modification time is the blob's last use. */
+  Path useMark(String hash) {
+    return dir.resolve(hash + USED);
+  }
+
   Path path(String hash) {
     if (!Hashes.valid(hash)) {
       throw new IllegalArgumentException("not a content hash: " + hash);
     }
-    return dir.resolve(hash + ".jar");
+    return dir.resolve(hash + JAR);
   }
 
   /** Stores bytes that must hash to {@code hash}; concurrent stores of one blob are harmless. */
@@ -93,14 +116,14 @@ final class BlobStore {
   void evict(long now) throws IOException {
     List<Path> blobs;
     try (Stream<Path> files = Files.list(dir)) {
-      blobs = files.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
+      blobs = files.filter(p -> p.getFileName().toString().endsWith(JAR)).toList();
     }
     long total = 0;
     Map<Path, Long> used = new HashMap<>();
     for (Path p : blobs) {
       try {
         total += Files.size(p);
-        used.put(p, Files.getLastModifiedTime(p).toMillis());
+        used.put(p, lastUse(p));
       } catch (NoSuchFileException e) {
         // evicted by another job process
       }
@@ -113,11 +136,27 @@ final class BlobStore {
       try {
         long size = Files.size(p);
         Files.delete(p);
+        Files.deleteIfExists(markOf(p));
         total -= size;
       } catch (NoSuchFileException e) {
         // evicted by another job process
       }
     }
+  }
+
+  /** When a blob was last used: its use mark's time, or its own when it was stored and never used since. */
+  private static long lastUse(Path blob) throws IOException {
+    long stored = Files.getLastModifiedTime(blob).toMillis();
+    try {
+      return Math.max(stored, Files.getLastModifiedTime(markOf(blob)).toMillis());
+    } catch (NoSuchFileException e) {
+      return stored;
+    }
+  }
+
+  private static Path markOf(Path blob) {
+    String name = blob.getFileName().toString();
+    return blob.resolveSibling(name.substring(0, name.length() - JAR.length()) + USED);
   }
 
   /** Bytes the store holds now. */

@@ -1,5 +1,6 @@
 package org.parl.job;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.parl.wire.Hashes;
 
-/** The shipped-code cache evicts least recently used blobs above its cap, never one in use. */
+/** The shipped-code cache evicts least recently used blobs above its cap, never one in use, and a use leaves a blob unchanged. */
 class BlobStoreTest {
 
   @TempDir
@@ -23,7 +24,34 @@ class BlobStoreTest {
   }
 
   private static void age(BlobStore store, String hash, long msAgo) throws Exception {
-    Files.setLastModifiedTime(store.path(hash), FileTime.fromMillis(System.currentTimeMillis() - msAgo));
+    FileTime then = FileTime.fromMillis(System.currentTimeMillis() - msAgo);
+    Files.setLastModifiedTime(store.path(hash), then);
+    if (Files.exists(store.useMark(hash))) {
+      Files.setLastModifiedTime(store.useMark(hash), then);
+    }
+  }
+
+  @Test
+  void aUseLeavesTheBlobAsItWasHashed() throws Exception {
+    BlobStore store = new BlobStore(tmp.resolve("blobs"), 1 << 20);
+    String a = put(store, new byte[] {4, 5, 6});
+    Object hashed = Hashes.stamp(store.verified(a));
+    Thread.sleep(20); // past the file system's time stamp granularity
+    assertTrue(store.has(a));
+    assertTrue(store.has(a));
+    assertEquals(hashed, Hashes.stamp(store.path(a)), "a use changed the blob's change time: every load would hash it again");
+    assertTrue(Files.exists(store.useMark(a)), "the use is marked beside it");
+  }
+
+  @Test
+  void anEvictedBlobTakesItsUseMarkWithIt() throws Exception {
+    BlobStore store = new BlobStore(tmp.resolve("blobs"), 150);
+    String a = put(store, new byte[100]);
+    assertTrue(store.has(a));
+    age(store, a, BlobStore.IN_USE_MS + 1000);
+    put(store, new byte[101]);
+    assertFalse(Files.exists(store.path(a)));
+    assertFalse(Files.exists(store.useMark(a)), "the use mark of an evicted blob stays behind");
   }
 
   @Test
