@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * each other, and the map lags the owner by at most one batch. A record put and removed again
  * before it was ever written is not written at all. Used from the owner's context only.
  *
+ * <p>A batch is built and sent after the owner's current task, not inside it: signing and
+ * serialising records (about 0.5 ms a key on a small host) then never delays what the task answers,
+ * such as a JobCenter's grant, and the changes of one task go in one batch.
+ *
  * <p>On a Hazelcast cluster the batch goes straight to the map, its completions run on the owner's
  * context: Vert.x's {@link AsyncMap} completes each write on Hazelcast's default executor, which on
  * a host whose common fork-join pool has one thread (two cores) starts a new thread per write.
@@ -49,12 +53,16 @@ public final class MapPublisher {
   /** Keys whose last write sent was a put: a removal of any other key has nothing to remove. */
   private final Set<String> published = new HashSet<>();
   private boolean inFlight;
+  /** Runs a task on the owner's context after the current one. */
+  private final Executor afterThisTask;
+  private boolean scheduled;
 
   /** @param signer signs every record written ({@link SignedRecords}): readers ignore unsigned ones */
   public MapPublisher(Vertx vertx, String name, SignedRecords signer) {
     this.name = name;
     this.signer = signer;
     Context context = vertx.getOrCreateContext();
+    this.afterThisTask = task -> context.runOnContext(x -> task.run());
     if (vertx instanceof VertxInternal v && v.clusterManager() instanceof HazelcastClusterManager hz) {
       this.writer = new Direct(hz.getHazelcastInstance().getMap(name), task -> context.runOnContext(x -> task.run()));
     } else {
@@ -62,17 +70,18 @@ public final class MapPublisher {
     }
   }
 
-  /** With a writer of the caller's (tests). */
-  MapPublisher(String name, Writer writer, SignedRecords signer) {
+  /** With a writer and a scheduler of the caller's (tests). */
+  MapPublisher(String name, Writer writer, SignedRecords signer, Executor afterThisTask) {
     this.name = name;
     this.writer = writer;
     this.signer = signer;
+    this.afterThisTask = afterThisTask;
   }
 
   /** Publishes the record of {@code key}, as JSON text; the supplier is called when the write is sent. */
   public void put(String key, Supplier<String> record) {
     pending.put(key, record);
-    pump();
+    pumpLater();
   }
 
   public void remove(String key) {
@@ -81,7 +90,17 @@ public final class MapPublisher {
     } else {
       pending.remove(key); // never written (or already removed): nothing to remove
     }
-    pump();
+    pumpLater();
+  }
+
+  private void pumpLater() {
+    if (!scheduled && !inFlight) {
+      scheduled = true;
+      afterThisTask.execute(() -> {
+        scheduled = false;
+        pump();
+      });
+    }
   }
 
   private void pump() {

@@ -45,7 +45,7 @@ class MapPublisherTest {
   @Test
   void changesMadeWhileABatchIsInFlightGoTogetherWithTheLatestRecordOfEachKey() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w, SIGNER);
+    MapPublisher p = new MapPublisher("m", w, SIGNER, Runnable::run);
     AtomicInteger built = new AtomicInteger();
     p.put("a", () -> v("a1"));
     for (int i = 2; i <= 5; i++) {
@@ -69,7 +69,7 @@ class MapPublisherTest {
   @Test
   void aRecordRemovedBeforeItWasWrittenIsNeverWrittenAndAWrittenOneIsRemovedAfterItsPut() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w, SIGNER);
+    MapPublisher p = new MapPublisher("m", w, SIGNER, Runnable::run);
     p.put("keep", () -> v("k"));
     p.put("short", () -> v("s"));
     p.remove("short");
@@ -83,10 +83,27 @@ class MapPublisherTest {
   @Test
   void aFailedBatchIsLoggedAndTheNextOneStillGoes() {
     HeldWriter w = new HeldWriter();
-    MapPublisher p = new MapPublisher("m", w, SIGNER);
+    MapPublisher p = new MapPublisher("m", w, SIGNER, Runnable::run);
     p.put("a", () -> v("1"));
     p.put("a", () -> v("2"));
     w.batches.get(0).done().fail("the map is gone");
     assertEquals(Map.of("a", v("2")), bodies(w.batches.get(1).puts()));
+  }
+
+  @Test
+  void aBatchIsSentAfterTheOwnersCurrentTaskWithAllOfItsChanges() {
+    HeldWriter w = new HeldWriter();
+    java.util.ArrayDeque<Runnable> context = new java.util.ArrayDeque<>();
+    MapPublisher p = new MapPublisher("m", w, SIGNER, context::add);
+    p.put("a", () -> v("1"));
+    p.put("b", () -> v("2"));
+    assertEquals(0, w.batches.size(), "nothing is signed or sent inside the task that made the change");
+    assertEquals(1, context.size(), "one write is scheduled for the changes of one task");
+    context.poll().run();
+    assertEquals(Map.of("a", v("1"), "b", v("2")), bodies(w.batches.get(0).puts()));
+    p.put("a", () -> v("3"));
+    assertEquals(0, context.size(), "while a batch is in flight its completion sends the next");
+    w.batches.get(0).done().complete();
+    assertEquals(Map.of("a", v("3")), bodies(w.batches.get(1).puts()));
   }
 }
