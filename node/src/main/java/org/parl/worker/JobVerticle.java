@@ -184,6 +184,9 @@ final class JobVerticle extends VerticleBase {
 
   /** It is told which job it runs (for its log) and serves that job's actor. */
   void assigned() {
+    if (p.state == JobProcess.State.ENDED) {
+      return; // it ended between its launch's answer and this
+    }
     p.state = JobProcess.State.ASSIGNED;
     if (p.reused && p.output != null) {
       p.output.target(p.log); // all its output, native too, to its own log; its first actor's stays readable by that job's id
