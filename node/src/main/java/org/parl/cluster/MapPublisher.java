@@ -62,9 +62,10 @@ public final class MapPublisher {
     this.name = name;
     this.signer = signer;
     Context context = vertx.getOrCreateContext();
-    this.afterThisTask = task -> context.runOnContext(x -> task.run());
+    Executor onContext = task -> context.runOnContext(x -> task.run());
+    this.afterThisTask = onContext;
     if (vertx instanceof VertxInternal v && v.clusterManager() instanceof HazelcastClusterManager hz) {
-      this.writer = new Direct(hz.getHazelcastInstance().getMap(name), task -> context.runOnContext(x -> task.run()));
+      this.writer = new Direct(hz.getHazelcastInstance().getMap(name), onContext);
     } else {
       this.writer = new ViaVertx(vertx.sharedData().getAsyncMap(name));
     }
@@ -91,6 +92,11 @@ public final class MapPublisher {
       pending.remove(key); // never written (or already removed): nothing to remove
     }
     pumpLater();
+  }
+
+  /** Sends what is pending now rather than after the current task: for an owner that is stopping. */
+  public void flush() {
+    pump();
   }
 
   private void pumpLater() {

@@ -258,6 +258,7 @@ public final class WorkerVerticle extends VerticleBase {
     jobs.killAll();
     if (stats != null) {
       stats.remove(settings.workerId());
+      stats.flush();
     }
     return Future.succeededFuture();
   }

@@ -106,4 +106,16 @@ class MapPublisherTest {
     w.batches.get(0).done().complete();
     assertEquals(Map.of("a", v("3")), bodies(w.batches.get(1).puts()));
   }
+
+  @Test
+  void aStoppingOwnerFlushesWhatIsPendingAtOnce() {
+    HeldWriter w = new HeldWriter();
+    java.util.ArrayDeque<Runnable> context = new java.util.ArrayDeque<>();
+    MapPublisher p = new MapPublisher("m", w, SIGNER, context::add);
+    p.put("gone", () -> v("x"));
+    p.flush();
+    assertEquals(Map.of("gone", v("x")), bodies(w.batches.get(0).puts()), "sent inside the stopping task");
+    context.poll().run();
+    assertEquals(1, w.batches.size(), "the scheduled write finds nothing left");
+  }
 }
