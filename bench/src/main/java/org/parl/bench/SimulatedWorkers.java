@@ -118,7 +118,7 @@ final class SimulatedWorkers extends VerticleBase {
       jobs.add(r.job().jobId());
       launched++;
       return Future.succeededFuture(new Launched(new JobPlacement(r.job(), "127.0.0.1", FAKE_PORT, "simulated",
-          ProcessHandle.current().pid(), id + "-" + launched)));
+          "00".repeat(32), ProcessHandle.current().pid(), id + "-" + launched)));
     }
 
     private Future<Done> kill(KillJob r) {

@@ -121,12 +121,14 @@ final class ActorConnection {
   }
 
   /**
-   * Reads the frame the job opens the connection with, before anything is sent: at most
+   * Sends the HELLO that opens the connection and reads the job's first frame, whatever it is (an
+   * answer, a refusal, or a refusal sent before the HELLO was read): at most
    * {@link Frames#PRE_AUTH_MAX_PAYLOAD} bytes, since the job has not proven itself yet.
    */
-  Frames.Frame first(int timeoutMs) throws IOException {
+  Frames.Frame hello(byte[] hello, int timeoutMs) throws IOException {
     socket.setSoTimeout(timeoutMs);
     try {
+      writer.writeSetUp(pending.nextId(), Frames.HELLO, hello);
       return reader.readSetUp(Frames.PRE_AUTH_MAX_PAYLOAD);
     } finally {
       socket.setSoTimeout(0);

@@ -76,8 +76,8 @@ final class ActorOpening {
     String where = placement.host() + ":" + placement.port();
     DataHello.Opened opened;
     try {
-      opened = DataHello.open(placement.host(), placement.port(), CONNECT_MS, encryptData, placement.token(), clientId,
-          blobs.stream().map(Blob::hash).toList(), sharedOffer.make(placement.host(), spec.resources().maxMemoryMb()));
+      opened = DataHello.open(placement.host(), placement.port(), CONNECT_MS, encryptData, placement.token(), placement.nonce(),
+          clientId, blobs.stream().map(Blob::hash).toList(), sharedOffer.make(placement.host(), spec.resources().maxMemoryMb()));
     } catch (IOException e) {
       Optional<ActorLostException> ended = endedBeforeUse(jobId);
       if (ended.isPresent()) {

@@ -6,7 +6,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.parl.AuthenticationException;
-import org.parl.InvalidRequestException;
 import org.parl.ParlException;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
@@ -22,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The client's side of the challenge-response that opens a data connection ({@link DataAuth}):
- * reads the job's challenge, proves over it (and over the job's certificate, with TLS) that this
- * client holds the job's secret, and checks the job's proof in return. The secret itself never
- * travels on the connection. The answer also says which code blobs the job's host lacks, and
+ * speaks first, proving over the job's nonce from the placement (and over the job's certificate,
+ * with TLS) that this client holds the job's secret, and checks the job's proof in return. The
+ * secret itself never travels on the connection. The answer also says which code blobs the job's host lacks, and
  * whether the job mapped the shared area this client offered ({@link SharedOffer}); the job acts
  * on the offer only once the client's proof has checked out. Without TLS, every frame after the
  * exchange is sealed under keys derived from it ({@link FrameKeys}).
@@ -47,15 +46,16 @@ final class DataHello {
    * ways; a job that is busy authenticating others is asked again for up to {@link #HELLO_MS}.
    *
    * @param token the job's secret as the master handed it over, in hex
+   * @param nonce the job's nonce from the same placement, in hex
    * @param offer a shared area to offer the job, or null: the connection then uses it if the job
    *     mapped it, and it is closed otherwise (its file is removed either way)
    * @throws IOException when the job cannot be reached
    * @throws AuthenticationException when either side's proof does not check out
    */
-  static Opened open(String host, int port, int connectMs, boolean tls, String token, String clientId,
+  static Opened open(String host, int port, int connectMs, boolean tls, String token, String nonce, String clientId,
       List<String> blobs, SharedLink offer) throws IOException {
     try {
-      return connect(host, port, connectMs, tls, token, clientId, blobs, offer);
+      return connect(host, port, connectMs, tls, token, nonce, clientId, blobs, offer);
     } catch (IOException | RuntimeException e) {
       if (offer != null) {
         offer.close();
@@ -64,20 +64,24 @@ final class DataHello {
     }
   }
 
-  private static Opened connect(String host, int port, int connectMs, boolean tls, String token, String clientId,
-      List<String> blobs, SharedLink offer) throws IOException {
+  private static Opened connect(String host, int port, int connectMs, boolean tls, String token, String nonce,
+      String clientId, List<String> blobs, SharedLink offer) throws IOException {
     SharedSecret secret;
     try {
       secret = SharedSecret.ofHex(token);
     } catch (IllegalArgumentException e) {
       throw new ParlException("the master's answer holds no usable credential for the job: " + e.getMessage(), e);
     }
+    byte[] jobNonce = DataAuth.bytes32(nonce);
+    if (jobNonce == null) {
+      throw new ParlException("the master's answer holds no usable nonce for the job");
+    }
     String where = host + ":" + port;
     long deadline = System.currentTimeMillis() + HELLO_MS;
     while (true) {
       ActorConnection conn = ActorConnection.open(host, port, connectMs, tls);
       try {
-        return new Opened(conn, run(conn, secret, clientId, blobs, HELLO_MS, where, offer));
+        return new Opened(conn, run(conn, secret, jobNonce, clientId, blobs, HELLO_MS, where, offer));
       } catch (Busy e) {
         conn.closeSocket();
         if (System.currentTimeMillis() > deadline) {
@@ -113,6 +117,7 @@ final class DataHello {
   /**
    * Authenticates both ways on a fresh connection.
    *
+   * @param jobNonce the job's nonce, from its placement
    * @param where the job's address, for messages
    * @param offer a shared area offered to the job (null: none); once the job has answered, its file
    *     is removed, and it serves {@code conn} if the job mapped it, else it is closed
@@ -120,41 +125,31 @@ final class DataHello {
    * @throws AuthenticationException when either side's proof does not check out
    * @throws Busy when the job asks to try again
    */
-  static Set<String> run(ActorConnection conn, SharedSecret secret, String clientId, List<String> blobs, int timeoutMs,
-      String where, SharedLink offer) throws IOException {
-    Frames.Frame first = conn.first(timeoutMs);
-    if (first.type() == Frames.ERROR) {
-      ParlException error = Errors.fromJob(first.payload(), first.length());
-      if (DataAuth.BUSY.equals(error.getMessage())) {
-        throw new Busy();
-      }
-      throw error;
-    }
-    if (first.type() != Frames.CHALLENGE) {
-      throw new ParlException("the job at " + where + " did not open with a challenge: use the same parl version on "
-          + "clients and workers");
-    }
-    DataAuth.Challenge challenge = DataAuth.challenge(first.payload(), first.length());
-    if (challenge.protocol() != Frames.PROTOCOL) {
-      throw new ParlException("the job at " + where + " speaks parl protocol " + challenge.protocol() + " and this client "
-          + Frames.PROTOCOL + ": use the same parl version on clients and workers");
-    }
+  static Set<String> run(ActorConnection conn, SharedSecret secret, byte[] jobNonce, String clientId, List<String> blobs,
+      int timeoutMs, String where, SharedLink offer) throws IOException {
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     byte[] fingerprint = conn.fingerprint();
     List<String> listed = blobs.subList(0, Math.min(blobs.size(), DataMessage.MAX_LISTED));
     HexFormat hex = HexFormat.of();
     byte[] helloBytes = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),
-        hex.formatHex(DataAuth.helloProof(secret, challenge.nonce(), nonce, fingerprint)), clientId, listed,
+        hex.formatHex(DataAuth.helloProof(secret, jobNonce, nonce, fingerprint)), clientId, listed,
         offer == null ? null : new DataMessage.Offer(offer.file().toString(), offer.size())));
-    byte[] answerBytes;
-    try {
-      answerBytes = conn.exchange(Frames.HELLO, helloBytes, timeoutMs, Frames.PRE_AUTH_MAX_PAYLOAD);
-    } catch (InvalidRequestException e) {
-      if (e.getMessage().startsWith(DataAuth.REFUSED)) {
-        throw new AuthenticationException("the job at " + where + " refused this client: " + e.getMessage(), e);
+    Frames.Frame first = conn.hello(helloBytes, timeoutMs);
+    if (first.type() == Frames.ERROR) {
+      ParlException error = Errors.fromJob(first.payload(), first.length());
+      if (DataAuth.BUSY.equals(error.getMessage())) {
+        throw new Busy();
       }
-      throw e;
+      if (error.getMessage().startsWith(DataAuth.REFUSED)) {
+        throw new AuthenticationException("the job at " + where + " refused this client: " + error.getMessage(), error);
+      }
+      throw error;
     }
+    if (first.type() != Frames.RESULT) {
+      throw new ParlException("the job at " + where + (first.type() == Frames.CHALLENGE ? " speaks an older parl protocol"
+          : " answered the HELLO with a frame of type " + first.type()) + ": use the same parl version on clients and workers");
+    }
+    byte[] answerBytes = java.util.Arrays.copyOf(first.payload(), first.length());
     DataMessage.Welcome answer;
     try {
       answer = DataMessageCodec.welcome(answerBytes, answerBytes.length);
@@ -162,12 +157,12 @@ final class DataHello {
       throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " answered with a malformed welcome: "
           + e.getMessage());
     }
-    if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.proof()), challenge.nonce(), nonce, fingerprint)) {
+    if (!DataAuth.verifyWelcome(secret, DataAuth.bytes32(answer.proof()), jobNonce, nonce, fingerprint)) {
       throw new AuthenticationException(DataAuth.REFUSED + "the job at " + where + " did not prove that it holds its "
           + "credential" + (fingerprint.length > 0 ? " over the TLS certificate it showed" : ""));
     }
     if (fingerprint.length == 0) {
-      conn.seal(FrameKeys.derive(secret, challenge.nonce(), nonce, helloBytes, answerBytes));
+      conn.seal(FrameKeys.derive(secret, jobNonce, nonce, helloBytes, answerBytes));
     }
     if (offer != null) {
       offer.unlink();

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.parl.AuthenticationException;
+import org.parl.ParlException;
 import org.parl.security.ClusterToken;
 import org.parl.security.SharedSecret;
 import org.parl.wire.BadFrameException;
@@ -57,6 +58,8 @@ class DataHelloTest {
 
   private final SharedSecret secret = SharedSecret.random();
   private final List<AutoCloseable> open = new ArrayList<>();
+  /** The nonce of the job made last, as its placement gives it; one of the right form for fakes of other kinds. */
+  private String jobNonce = "ab".repeat(32);
 
   @AfterEach
   void closeAll() throws Exception {
@@ -71,18 +74,21 @@ class DataHelloTest {
     DataMessage.ToClient answer(byte[] jobNonce, DataMessage.Hello hello, byte[] fingerprint) throws IOException;
   }
 
-  /** A job that challenges every connection and answers the HELLO with {@code welcome}. */
+  /**
+   * A job whose placement hands out a fresh nonce ({@link #jobNonce}, which {@link #open} passes on)
+   * and that answers each connection's HELLO with {@code welcome}.
+   */
   private int job(String certificate, Welcome welcome) throws Exception {
     ServerSocket server = certificate == null ? new ServerSocket() : tls(certificate);
     open.add(server);
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     byte[] fingerprint = certificate == null ? DataAuth.NO_FINGERPRINT : fingerprint(certificate);
+    byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+    jobNonce = HexFormat.of().formatHex(nonce);
     Thread t = new Thread(() -> {
       while (!server.isClosed()) {
         try (Socket s = server.accept()) {
           DataInputStream in = new DataInputStream(s.getInputStream());
-          byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
-          Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, DataAuth.challenge(nonce));
           Frames.Frame hello = Frames.read(in);
           DataMessage.ToClient answer = welcome.answer(nonce, DataMessageCodec.hello(hello.payload(), hello.length()),
               fingerprint);
@@ -109,7 +115,7 @@ class DataHelloTest {
   }
 
   private DataHello.Opened open(int port, boolean tls) throws IOException {
-    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), "c-1", List.of(A, B), null);
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, tls, secret.hex(), jobNonce, "c-1", List.of(A, B), null);
     open.add(o.connection()::closeSocket);
     return o;
   }
@@ -146,7 +152,7 @@ class DataHelloTest {
     int port = sharing(true, offered);
     SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
     open.add(offer);
-    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer);
+    DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), jobNonce, "c-1", List.of(A), offer);
     open.add(o.connection()::closeSocket);
     assertEquals(offer.file().toString(), offered.get().file(), "the HELLO names the area");
     assertEquals(offer.size(), offered.get().size());
@@ -160,7 +166,7 @@ class DataHelloTest {
       int port = sharing(mapped, new AtomicReference<>());
       SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
       open.add(offer);
-      DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer);
+      DataHello.Opened o = DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), jobNonce, "c-1", List.of(A), offer);
       open.add(o.connection()::closeSocket);
       assertNull(o.connection().shared(), "answer " + mapped);
       assertFalse(Files.exists(offer.file()));
@@ -173,7 +179,7 @@ class DataHelloTest {
     SharedLink offer = SharedLink.create(dir, SharedLink.MIN_HALF);
     open.add(offer);
     assertThrows(AuthenticationException.class,
-        () -> DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), "c-1", List.of(A), offer));
+        () -> DataHello.open("127.0.0.1", port, 5_000, false, secret.hex(), jobNonce, "c-1", List.of(A), offer));
     assertFalse(Files.exists(offer.file()));
   }
 
@@ -246,7 +252,6 @@ class DataHelloTest {
     Thread t = new Thread(() -> {
       try (Socket s = server.accept()) {
         DataInputStream in = new DataInputStream(s.getInputStream());
-        Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, DataAuth.challenge(ClusterToken.nonce(SharedSecret.BYTES)));
         Frames.Frame hello = Frames.read(in);
         Frames.write(s.getOutputStream(), Frames.RESULT, hello.id(),
             "{\"type\":\"Welcome\",\"jobId\":\"j\",\"pid\":1}".getBytes(StandardCharsets.UTF_8));
@@ -279,6 +284,26 @@ class DataHelloTest {
     t.setDaemon(true);
     t.start();
     assertThrows(BadFrameException.class, () -> open(server.getLocalPort(), false));
+  }
+
+  @Test
+  void aJobOfTheOlderProtocolThatSpeaksFirstIsNamedAsSuch() throws Exception {
+    ServerSocket server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+    open.add(server);
+    Thread t = new Thread(() -> {
+      try (Socket s = server.accept()) {
+        byte[] challenge = java.nio.ByteBuffer.allocate(4 + SharedSecret.BYTES).putInt(6).array();
+        Frames.write(s.getOutputStream(), Frames.CHALLENGE, 0, challenge);
+        s.getInputStream().read();
+      } catch (IOException e) {
+        // closed by the test
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    ParlException e = assertThrows(ParlException.class, () -> open(server.getLocalPort(), false));
+    assertEquals("the job at 127.0.0.1:" + server.getLocalPort() + " speaks an older parl protocol: use the same parl "
+        + "version on clients and workers", e.getMessage());
   }
 
   /** Copies bytes both ways until either side closes. */

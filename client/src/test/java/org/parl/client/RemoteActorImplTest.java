@@ -76,7 +76,7 @@ class RemoteActorImplTest {
 
   private RemoteActorImpl<Work> actor() throws Exception {
     JobPlacement placement = new JobPlacement(new Job("job-7", "client-1", "w-fake", "FakeWork", 1, List.of(), 0, 0, 0, 0),
-        "127.0.0.1", 1, "token", 0, "slot-0");
+        "127.0.0.1", 1, "token", "ab".repeat(32), 0, "slot-0");
     RemoteActorImpl<Work> a = new RemoteActorImpl<>(owner, Work.class, "FakeWork", placement, job.connect(), new ValueCodec());
     a.armReader();
     return a;

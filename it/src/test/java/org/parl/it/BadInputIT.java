@@ -121,13 +121,12 @@ class BadInputIT {
   void aJobServesOnlyAClientThatProvesItsSecret() throws Exception {
     try (RawJob job = RawJob.create(cluster.address, ClusterToken.of(cluster.token(), "test"))) {
       try (Socket s = job.connect(false)) {
-        String refusal = RawJob.message(RawJob.hello(s, SharedSecret.random(), DataAuth.NO_FINGERPRINT));
+        String refusal = RawJob.message(RawJob.hello(s, SharedSecret.random(), job.nonce, DataAuth.NO_FINGERPRINT));
         assertTrue(refusal.startsWith(DataAuth.REFUSED), refusal);
         assertEquals(-1, s.getInputStream().read(), "one ERROR, then the connection closes");
       }
       try (Socket s = job.connect(false)) {
         DataInputStream in = new DataInputStream(s.getInputStream());
-        RawJob.challenge(in);
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
         out.writeInt(Integer.MAX_VALUE);
         out.flush();
@@ -136,7 +135,6 @@ class BadInputIT {
       }
       try (Socket s = job.connect(false)) {
         DataInputStream in = new DataInputStream(s.getInputStream());
-        RawJob.challenge(in);
         byte[] oldClient = new JsonObject().put("token", job.secret.hex()).put("protocol", 2).encode()
             .getBytes(StandardCharsets.UTF_8);
         Frames.write(s.getOutputStream(), Frames.HELLO, 1, oldClient);
@@ -144,7 +142,7 @@ class BadInputIT {
       }
       try (Socket s = job.connect(false)) {
         // the right secret is accepted after the bad attempts; then bad frames, sealed as a client seals them
-        RawJob.Sealed c = RawJob.open(s, job.secret);
+        RawJob.Sealed c = job.open(s);
         DataInputStream in = c.in();
         Frames.write(c.out(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));
         JsonObject err = new JsonObject(new String(Frames.read(in).payload(), StandardCharsets.UTF_8));
@@ -187,7 +185,7 @@ class BadInputIT {
         }
         long t0 = System.nanoTime();
         try (Socket s = job.connect(false)) {
-          RawJob.Sealed c = RawJob.open(s, job.secret);
+          RawJob.Sealed c = job.open(s);
           long ms = (System.nanoTime() - t0) / 1_000_000;
           assertTrue(ms < DataAuth.DEADLINE_MS / 2, "the client was held up for " + ms + " ms");
           Frames.write(c.out(), Frames.CALL, 2, Frames.named("nothing()", new byte[0]));

@@ -147,7 +147,7 @@ class JobReuseIT {
     RawJob old = RawJob.create(cluster.address, token);
     int cleanBefore = ReuseLines.cleanCount(cluster.master, old.pid);
     try (Socket s = old.connect(false)) {
-      RawJob.Sealed c = RawJob.open(s, old.secret);
+      RawJob.Sealed c = old.open(s);
       Frames.write(c.out(), Frames.CLOSE, 2, new byte[0]);
       assertEquals(Frames.RESULT, Frames.read(c.in()).type(), "the close is answered");
     }
@@ -160,11 +160,11 @@ class JobReuseIT {
       assertEquals(old.pid, next.pid, "the next job runs in the same process");
       assertNotEquals(old.secret.hex(), next.secret.hex(), "a fresh credential for the next actor");
       try (Socket s = next.connect(false)) {
-        String refused = RawJob.message(RawJob.hello(s, old.secret, DataAuth.NO_FINGERPRINT));
+        String refused = RawJob.message(RawJob.hello(s, old.secret, old.nonce, DataAuth.NO_FINGERPRINT));
         assertTrue(refused.startsWith(DataAuth.REFUSED), refused);
       }
       try (Socket s = next.connect(false)) {
-        assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, DataAuth.NO_FINGERPRINT).type(), "its own client gets in");
+        assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, next.nonce, DataAuth.NO_FINGERPRINT).type(), "its own client gets in");
       }
     }
   }
@@ -178,7 +178,7 @@ class JobReuseIT {
       byte[] oldFingerprint;
       try (Socket s = old.connect(true)) {
         oldFingerprint = fingerprint(s);
-        assertEquals(Frames.RESULT, RawJob.hello(s, old.secret, oldFingerprint).type());
+        assertEquals(Frames.RESULT, RawJob.hello(s, old.secret, old.nonce, oldFingerprint).type());
         Frames.write(s.getOutputStream(), Frames.CLOSE, 2, new byte[0]);
         assertEquals(Frames.RESULT, Frames.read(new DataInputStream(s.getInputStream())).type(), "the close is answered");
       }
@@ -192,11 +192,11 @@ class JobReuseIT {
         try (Socket s = next.connect(true)) {
           byte[] newFingerprint = fingerprint(s);
           assertFalse(Arrays.equals(oldFingerprint, newFingerprint), "the data port shows a new certificate");
-          String refused = RawJob.message(RawJob.hello(s, old.secret, newFingerprint));
+          String refused = RawJob.message(RawJob.hello(s, old.secret, old.nonce, newFingerprint));
           assertTrue(refused.startsWith(DataAuth.REFUSED), refused);
         }
         try (Socket s = next.connect(true)) {
-          assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, fingerprint(s)).type(), "its own client gets in");
+          assertEquals(Frames.RESULT, RawJob.hello(s, next.secret, next.nonce, fingerprint(s)).type(), "its own client gets in");
         }
       }
     }

@@ -36,6 +36,8 @@ final class RawJob implements AutoCloseable {
   final int port;
   final long pid;
   final SharedSecret secret;
+  /** The job's nonce for its client's HELLO, from the same placement. */
+  final byte[] nonce;
   private final GatewayPeer gateway;
   private final java.util.concurrent.ScheduledExecutorService pings;
 
@@ -46,6 +48,7 @@ final class RawJob implements AutoCloseable {
     this.port = placement.getInteger("port");
     this.pid = placement.getLong("pid");
     this.secret = SharedSecret.ofHex(placement.getString("token"));
+    this.nonce = java.util.HexFormat.of().parseHex(placement.getString("nonce"));
   }
 
   /** Authenticates at the gateway with the cluster's token, says hello as a client and creates a 1-CPU job. */
@@ -98,29 +101,20 @@ final class RawJob implements AutoCloseable {
     return ssl;
   }
 
-  /** The job's challenge nonce, read from {@code in}. */
-  static byte[] challenge(DataInputStream in) throws IOException {
-    Frames.Frame f = Frames.read(in);
-    assertEquals(Frames.CHALLENGE, f.type(), "a job opens with its challenge");
-    DataAuth.Challenge c = DataAuth.challenge(f.payload(), f.length());
-    assertEquals(Frames.PROTOCOL, c.protocol());
-    return c.nonce();
-  }
-
   /**
-   * Reads the challenge, sends a HELLO proven with {@code secret} over {@code fingerprint}, and
-   * returns the answer (RESULT or ERROR).
+   * Sends a HELLO proven with {@code secret} over the job's {@code nonce} and {@code fingerprint},
+   * and returns the answer (RESULT or ERROR).
    */
-  static Frames.Frame hello(Socket s, SharedSecret secret, byte[] fingerprint) throws IOException {
-    return exchange(s, secret, fingerprint).answer();
+  static Frames.Frame hello(Socket s, SharedSecret secret, byte[] nonce, byte[] fingerprint) throws IOException {
+    return exchange(s, secret, nonce, fingerprint).answer();
   }
 
   /** The streams of a connection without TLS after a successful HELLO: its frames sealed both ways, as a client's are. */
   record Sealed(DataInputStream in, OutputStream out) {}
 
-  /** Says HELLO with {@code secret} on a connection without TLS, expects to be let in, and seals the connection. */
-  static Sealed open(Socket s, SharedSecret secret) throws IOException {
-    Exchange e = exchange(s, secret, DataAuth.NO_FINGERPRINT);
+  /** Says HELLO as this job's client on a connection without TLS, expects to be let in, and seals the connection. */
+  Sealed open(Socket s) throws IOException {
+    Exchange e = exchange(s, secret, nonce, DataAuth.NO_FINGERPRINT);
     assertEquals(Frames.RESULT, e.answer().type(), "the job lets its client in");
     FrameKeys keys = FrameKeys.derive(secret, e.jobNonce(), e.clientNonce(), e.hello(),
         Arrays.copyOf(e.answer().payload(), e.answer().length()));
@@ -129,9 +123,8 @@ final class RawJob implements AutoCloseable {
 
   private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] hello, Frames.Frame answer, InputStream in) {}
 
-  private static Exchange exchange(Socket s, SharedSecret secret, byte[] fingerprint) throws IOException {
+  private static Exchange exchange(Socket s, SharedSecret secret, byte[] jobNonce, byte[] fingerprint) throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
-    byte[] jobNonce = challenge(in);
     byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
     byte[] helloBytes = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),

@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
@@ -97,7 +98,14 @@ final class DataServer {
 
   /** Runs the handshake on this connection's own thread; the winner goes on to serve its session here. */
   private void authenticate(Socket s, Session session) {
-    ScheduledFuture<?> deadline = deadlines.schedule(() -> abort(s), deadlineMs, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> deadline;
+    try {
+      deadline = deadlines.schedule(() -> abort(s), deadlineMs, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException portClosed) { // accepted as another client got in: the job serves that one
+      pending.release();
+      close(s);
+      return;
+    }
     ClientStreams client;
     SharedLink shared;
     try {

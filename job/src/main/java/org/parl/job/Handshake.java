@@ -23,9 +23,10 @@ import org.parl.wire.Frames;
 import org.parl.wire.SharedLink;
 
 /**
- * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): a
- * fresh nonce out, the client's proof over it checked in constant time, then the job's own proof
- * with the protocol version and the code blobs this host still lacks. Anything else gets one ERROR
+ * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): the
+ * client's HELLO, its proof over this handshake's nonce (made with it, handed to the client with
+ * the placement) checked in constant time, then the job's own proof and the code blobs this host
+ * still lacks. Anything else gets one ERROR
  * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret. Without TLS,
  * every frame after the answer is sealed under keys derived from the exchange ({@link FrameKeys}).
  *
@@ -47,6 +48,8 @@ final class Handshake {
   record Welcome(SharedLink shared, FrameKeys keys) {}
 
   private final SharedSecret secret;
+  /** The job's nonce for its client's HELLO: one per actor (a new handshake for each). */
+  private final byte[] jobNonce = ClusterToken.nonce(SharedSecret.BYTES);
   private final byte[] fingerprint;
   private final BlobStore blobs;
   private final Supplier<String> jobId;
@@ -64,8 +67,13 @@ final class Handshake {
     this.memoryLimitBytes = (long) memoryLimitMb << 20;
   }
 
+  /** The nonce the client proves itself over, in hex: it goes to the client with the job's placement. */
+  String nonce() {
+    return HexFormat.of().formatHex(jobNonce);
+  }
+
   /**
-   * Sends the challenge and checks the answer. Reads at most {@link Frames#PRE_AUTH_MAX_PAYLOAD}
+   * Reads the client's HELLO and checks it. Reads at most {@link Frames#PRE_AUTH_MAX_PAYLOAD}
    * bytes of payload, allocating nothing before the announced length has been checked.
    *
    * @return the HELLO, whose proof checked out
@@ -73,8 +81,6 @@ final class Handshake {
    * @throws IOException when the connection failed, timed out or ended
    */
   Hello check(DataInputStream in, OutputStream out) throws IOException {
-    byte[] jobNonce = ClusterToken.nonce(SharedSecret.BYTES);
-    Frames.write(out, Frames.CHALLENGE, 0, DataAuth.challenge(jobNonce));
     Frames.Frame f;
     try {
       f = Frames.read(in, null, Frames.PRE_AUTH_MAX_PAYLOAD);

@@ -136,9 +136,9 @@ public final class JobMain {
       if (baseline == null) {
         baseline = ReuseCheck.baseline();
       }
-      link.send(new JobControl.Ready(slot, ProcessHandle.current().pid(), data.getLocalPort(), secret.hex()));
       byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
       Handshake handshake = new Handshake(secret, fingerprint, blobs, () -> jobId, memoryLimitMb);
+      link.send(new JobControl.Ready(slot, ProcessHandle.current().pid(), data.getLocalPort(), secret.hex(), handshake.nonce()));
       CompletableFuture<SessionEnd> ended = new CompletableFuture<>();
       new DataServer(data, handshake, DataAuth.DEADLINE_MS, MAX_UNAUTHENTICATED).serve(this::checkClientWait,
           (client, shared) -> ended.complete(serve(client, shared)));

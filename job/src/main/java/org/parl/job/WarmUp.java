@@ -74,7 +74,7 @@ final class WarmUp {
         CreateRequest.of(new Frames.Frame(Frames.CREATE, i, create, create.length));
         ErrorPayload.of(new CallFailure(INVALID, "warm-up " + i, new IllegalStateException()));
         JobControlCodec.toJob(JobControlCodec.encode(new JobControl.Assign("warm-up", "warm-up")));
-        JobControlCodec.encode(new JobControl.Ready("warm-up", 1, 1, secret.hex()));
+        JobControlCodec.encode(new JobControl.Ready("warm-up", 1, 1, secret.hex(), secret.hex()));
       }
       try (URLClassLoader l = new URLClassLoader("warm-up", urls, WarmUp.class.getClassLoader())) {
         Class.forName(ActorHost.class.getName(), false, l);

@@ -53,8 +53,9 @@ import org.parl.wire.SharedLink;
 
 /**
  * The job's data port on loopback, with a session that echoes: the challenge-response both ways
- * (right secret, wrong secret, a replayed HELLO, TLS fingerprints), and the limits before
- * authentication (frame size, deadline, connections that stall, too many at once).
+ * over the nonce of the job's placement (right secret, wrong secret, a replayed HELLO, TLS
+ * fingerprints), and the limits before authentication (frame size, deadline, connections that
+ * stall, too many at once).
  */
 class DataServerTest {
 
@@ -68,6 +69,8 @@ class DataServerTest {
   private final BlockingQueue<Thread> sessions = new ArrayBlockingQueue<>(4);
   private final BlockingQueue<SharedLink> sharedSessions = new ArrayBlockingQueue<>(4);
   private final BlockingQueue<IOException> sessionEnds = new ArrayBlockingQueue<>(4);
+  /** The nonce of the job started last, as its placement hands it to the client. */
+  private byte[] nonce;
 
   @AfterEach
   void closeAll() throws Exception {
@@ -89,6 +92,7 @@ class DataServerTest {
     server.setSoTimeout(200);
     byte[] fingerprint = tls == null ? DataAuth.NO_FINGERPRINT : tls.fingerprint();
     Handshake handshake = new Handshake(secret, fingerprint, new BlobStore(blobs), () -> "job-7", memoryLimitMb);
+    nonce = HexFormat.of().parseHex(handshake.nonce());
     DataServer data = new DataServer(server, handshake, deadlineMs, maxPending);
     Thread t = new Thread(() -> data.serve(() -> { }, (client, shared) -> {
       sessions.add(Thread.currentThread());
@@ -125,24 +129,26 @@ class DataServerTest {
   /** What a client saw of one exchange. */
   private record Exchange(byte[] jobNonce, byte[] clientNonce, byte[] helloBytes, Frames.Frame answer) {}
 
-  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint) throws IOException {
+  private Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint) throws IOException {
     return hello(s, proving, fingerprint, null);
   }
 
-  /** A HELLO offering a shared area (null: none). */
-  private static Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint, DataMessage.Offer offer)
+  /** A HELLO over the last job's nonce offering a shared area (null: none). */
+  private Exchange hello(Socket s, SharedSecret proving, byte[] fingerprint, DataMessage.Offer offer) throws IOException {
+    return hello(s, proving, nonce, fingerprint, offer);
+  }
+
+  /** The client speaks first: its HELLO, proven over {@code jobNonce}, and the job's answer. */
+  private static Exchange hello(Socket s, SharedSecret proving, byte[] jobNonce, byte[] fingerprint, DataMessage.Offer offer)
       throws IOException {
     DataInputStream in = new DataInputStream(s.getInputStream());
-    Frames.Frame challenge = Frames.read(in);
-    assertEquals(Frames.CHALLENGE, challenge.type(), "the job speaks first, with its challenge");
-    DataAuth.Challenge c = DataAuth.challenge(challenge.payload(), challenge.length());
-    assertEquals(Frames.PROTOCOL, c.protocol());
-    byte[] nonce = ClusterToken.nonce(SharedSecret.BYTES);
+    byte[] clientNonce = ClusterToken.nonce(SharedSecret.BYTES);
     HexFormat hex = HexFormat.of();
-    byte[] hello = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(nonce),
-        hex.formatHex(DataAuth.helloProof(proving, c.nonce(), nonce, fingerprint)), "c-1", List.of(hex.formatHex(HASH)), offer));
+    byte[] hello = DataMessageCodec.encode(new DataMessage.Hello(Frames.PROTOCOL, hex.formatHex(clientNonce),
+        hex.formatHex(DataAuth.helloProof(proving, jobNonce, clientNonce, fingerprint)), "c-1", List.of(hex.formatHex(HASH)),
+        offer));
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
-    return new Exchange(c.nonce(), nonce, hello, Frames.read(in));
+    return new Exchange(jobNonce, clientNonce, hello, Frames.read(in));
   }
 
   /** The keys the job derived for this exchange's connection. */
@@ -167,9 +173,19 @@ class DataServerTest {
   private Frames.Frame rawHello(int port, String hello) throws Exception {
     Socket s = connect(port, false);
     DataInputStream in = new DataInputStream(s.getInputStream());
-    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello.getBytes(StandardCharsets.UTF_8));
     return Frames.read(in);
+  }
+
+  /** Whether a fresh connection that sends {@code hello} is refused, reset or closed without an answer. */
+  private static boolean notServed(int port, byte[] hello) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      s.setSoTimeout(10_000);
+      Frames.write(s.getOutputStream(), Frames.HELLO, 1, hello);
+      return closed(s);
+    } catch (SocketException refusedOrReset) {
+      return true;
+    }
   }
 
   private static boolean closed(Socket s) throws IOException {
@@ -305,12 +321,14 @@ class DataServerTest {
     int port = start(null, 10_000, 8);
     Exchange recorded = hello(connect(port, false), secret, DataAuth.NO_FINGERPRINT);
     assertEquals(Frames.RESULT, recorded.answer().type());
-    int other = start(null, 10_000, 8); // another job, same secret: replays must fail even there
+    assertTrue(notServed(port, recorded.helloBytes()), "the job serves one client: its port closed when the first one got in");
+    int other = start(null, 10_000, 8); // the next actor's port (a new nonce), same secret: replays must fail even there
     Socket s = connect(other, false);
     DataInputStream in = new DataInputStream(s.getInputStream());
-    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, recorded.helloBytes());
-    assertTrue(refusal(Frames.read(in)).startsWith(DataAuth.REFUSED), "a fresh challenge defeats the replay");
+    assertTrue(refusal(Frames.read(in)).startsWith(DataAuth.REFUSED), "a fresh nonce defeats the replay");
+    assertEquals(Frames.RESULT, hello(connect(other, false), secret, DataAuth.NO_FINGERPRINT).answer().type(),
+        "its own client, over its nonce, still gets in");
   }
 
   @Test
@@ -318,7 +336,6 @@ class DataServerTest {
     int port = start(null, 10_000, 8);
     Socket s = connect(port, false);
     DataInputStream in = new DataInputStream(s.getInputStream());
-    assertEquals(Frames.CHALLENGE, Frames.read(in).type());
     // the 13-byte header in one write: the job may refuse and close as soon as it has read the length
     ByteBuffer header = ByteBuffer.allocate(13).putInt((1 << 30) + 9).put(Frames.HELLO).putLong(1);
     s.getOutputStream().write(header.array());
@@ -362,8 +379,7 @@ class DataServerTest {
 
   @Test
   void aConnectionThatStallsIsClosedAtTheDeadline() throws Exception {
-    Socket s = connect(start(null, 300, 8), false);
-    assertEquals(Frames.CHALLENGE, Frames.read(new DataInputStream(s.getInputStream())).type());
+    Socket s = connect(start(null, 300, 8), false); // says nothing
     long t0 = System.nanoTime();
     assertTrue(closed(s));
     assertTrue((System.nanoTime() - t0) / 1_000_000 < 5_000);
@@ -373,8 +389,7 @@ class DataServerTest {
   void connectionsOverTheBoundAreRefusedAtOnce() throws Exception {
     int port = start(null, 30_000, 2);
     for (int i = 0; i < 2; i++) {
-      Socket idle = connect(port, false);
-      assertEquals(Frames.CHALLENGE, Frames.read(new DataInputStream(idle.getInputStream())).type());
+      connect(port, false); // accepted in the order they connect, and silent
     }
     Socket third = connect(port, false);
     assertEquals(DataAuth.BUSY, refusal(Frames.read(new DataInputStream(third.getInputStream()))));
@@ -407,7 +422,7 @@ class DataServerTest {
     Socket s = connect(port, false);
     Frames.write(s.getOutputStream(), Frames.HELLO, 1, "{}".getBytes(StandardCharsets.UTF_8));
     byte[] got = readToEnd(s.getInputStream());
-    assertTrue(got.length < Frames.HEADER || got[4] != Frames.CHALLENGE, "no challenge in clear");
+    assertTrue(got.length < Frames.HEADER || (got[4] != Frames.RESULT && got[4] != Frames.ERROR), "no answer in clear");
   }
 
   private static byte[] readToEnd(InputStream in) throws IOException {

@@ -300,8 +300,8 @@ public final class WorkerVerticle extends VerticleBase {
     return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       // after the answer, which the client waits for: telling the job its id (for its log) and logging it can follow
       context.runOnContext(v -> jobs.assign(ready));
-      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady.port(), ready.lastReady.token(), ready.pid(),
-          ready.slot));
+      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady.port(), ready.lastReady.token(),
+          ready.lastReady.nonce(), ready.pid(), ready.slot));
     });
   }
 

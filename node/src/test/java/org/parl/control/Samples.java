@@ -83,7 +83,7 @@ final class Samples {
         new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",
             "no worker has 2 vacant GPUs", List.of("w-a: 1 of 2 GPUs vacant")))),
         new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
-        new Launched(new JobPlacement(JOB, "10.0.0.1", 40_123, "0123456789abcdef", 4242, "slot-2")),
+        new Launched(new JobPlacement(JOB, "10.0.0.1", 40_123, "0123456789abcdef", "ab".repeat(32), 4242, "slot-2")),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
         new JobStatus(VIEW),

@@ -64,7 +64,7 @@ class PlacerTest {
   private void worker(Job job) {
     Dispatcher d = new Dispatcher("a test worker", LoggerFactory.getLogger(PlacerTest.class)).on(Launch.class, r -> {
       launches.add(r);
-      return Future.succeededFuture(new Launched(new JobPlacement(job, "127.0.0.1", 40_000, "secret", 42, "w-a-1")));
+      return Future.succeededFuture(new Launched(new JobPlacement(job, "127.0.0.1", 40_000, "secret", "ef".repeat(32), 42, "w-a-1")));
     });
     vertx.eventBus().consumer(Addresses.worker("w-a"), d::handle).completion().await();
   }

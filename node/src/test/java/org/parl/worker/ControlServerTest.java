@@ -113,7 +113,7 @@ class ControlServerTest {
     }
 
     JobControl.Ready ready() {
-      return new JobControl.Ready(job.slot, job.pid(), 4242, TOKEN);
+      return new JobControl.Ready(job.slot, job.pid(), 4242, TOKEN, TOKEN);
     }
 
     /** Proves itself and says ready, as a job process does; returns once the worker believed it. */

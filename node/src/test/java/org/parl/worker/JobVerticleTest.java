@@ -69,7 +69,7 @@ class JobVerticleTest {
     Process process = new ProcessBuilder("sleep", "60").start();
     onHome(() -> {
       v.started(process, null, null);
-      v.ready(null, null, new JobControl.Ready("w1-1", process.pid(), 4242, TOKEN));
+      v.ready(null, null, new JobControl.Ready("w1-1", process.pid(), 4242, TOKEN, TOKEN));
       return null;
     });
   }
@@ -133,7 +133,7 @@ class JobVerticleTest {
     assertSame(p, onHome(() -> next.owner().takePendingEnd()), "its previous life's end waits for its check");
     assertNull(onHome(() -> next.owner().takePendingEnd()), "and is reported once");
     onHome(() -> {
-      next.owner().readyAgain(new JobControl.Ready("w1-1", next.pid(), 4343, TOKEN));
+      next.owner().readyAgain(new JobControl.Ready("w1-1", next.pid(), 4343, TOKEN, TOKEN));
       return null;
     });
     assertEquals(JobProcess.State.IDLE, next.state);

@@ -1,7 +1,5 @@
 package org.parl.wire;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.cert.Certificate;
@@ -11,10 +9,12 @@ import org.parl.security.SharedSecret;
 /**
  * The challenge-response that opens every data connection (docs/contract.md §9): the job's secret never
  * travels on it, and a recorded exchange cannot be replayed, because each side proves that it
- * holds the secret over the other side's fresh nonce.
+ * holds the secret over the other side's fresh nonce. The job's nonce is made with its secret,
+ * fresh for each actor it serves, and handed to the client with the placement (beside the secret,
+ * over the gateway's TLS), so that the client speaks first and its HELLO goes with the connect: a
+ * HELLO recorded for one actor is refused by the next, and the job serves one client per nonce.
  *
  * <pre>
- *   job    -&gt; client  CHALLENGE  int32 protocol | jobNonce (32 bytes)
  *   client -&gt; job     HELLO      {@link DataMessage.Hello}: protocol, nonce (hex clientNonce), proof (hex), clientId,
  *                                blobs, an offered shared area or none
  *                                proof = HMAC(secret, "parl data hello" | jobNonce | clientNonce | fingerprint)
@@ -32,7 +32,7 @@ public final class DataAuth {
   /** How every refusal of a job's data port begins; what follows never says anything about the secret. */
   public static final String REFUSED = "authentication failed: ";
   /**
-   * The job's ERROR instead of a challenge when too many connections are authenticating at once
+   * The job's ERROR instead of an answer when too many connections are authenticating at once
    * (docs/contract.md §8): the client may try again a moment later.
    */
   public static final String BUSY = "too many connections are waiting to authenticate with this job; try again";
@@ -44,26 +44,6 @@ public final class DataAuth {
   private static final String WELCOME = "parl data welcome";
 
   private DataAuth() {}
-
-  /** What a CHALLENGE frame says. */
-  public record Challenge(int protocol, byte[] nonce) {}
-
-  /** The payload of a CHALLENGE frame. */
-  public static byte[] challenge(byte[] jobNonce) {
-    return ByteBuffer.allocate(4 + jobNonce.length).putInt(Frames.PROTOCOL).put(jobNonce).array();
-  }
-
-  /** Reads a CHALLENGE payload of {@code length} bytes. */
-  public static Challenge challenge(byte[] payload, int length) throws IOException {
-    if (length != 4 + SharedSecret.BYTES) {
-      throw new IOException("a challenge of " + length + " bytes is not one of parl protocol " + Frames.PROTOCOL);
-    }
-    ByteBuffer b = ByteBuffer.wrap(payload, 0, length);
-    int protocol = b.getInt();
-    byte[] nonce = new byte[SharedSecret.BYTES];
-    b.get(nonce);
-    return new Challenge(protocol, nonce);
-  }
 
   /** The client's proof, sent in its HELLO. */
   public static byte[] helloProof(SharedSecret secret, byte[] jobNonce, byte[] clientNonce, byte[] fingerprint) {

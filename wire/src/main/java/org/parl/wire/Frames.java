@@ -18,8 +18,8 @@ import java.nio.charset.StandardCharsets;
  * client call is written by the calling thread itself, so a call costs no thread hop on the way
  * out (DESIGN-NOTES measured ~23 µs per hop on this kind of machine).
  *
- * <p>A connection opens with the job's {@link #CHALLENGE} and the client's {@link #HELLO}, a
- * challenge-response described in {@link DataAuth}; until it has succeeded a frame may carry at
+ * <p>A connection opens with the client's {@link #HELLO}, proven over the nonce the job handed out
+ * with its placement, and the job's answer, as described in {@link DataAuth}; until it has succeeded a frame may carry at
  * most {@link #PRE_AUTH_MAX_PAYLOAD} bytes. After it, without TLS, the frames of each direction
  * travel inside authenticated records ({@link FrameKeys}, {@link SealedOutput}).
  */
@@ -27,11 +27,11 @@ public final class Frames {
 
   public static final int HEADER = 13;
   /**
-   * Version of this protocol, sent in CHALLENGE and HELLO: a client and a job of different versions
-   * refuse each other (5: frames sealed after the handshake; 6: the JSON messages are typed,
-   * {@link DataMessage}).
+   * Version of this protocol, sent in the HELLO: a client and a job of different versions refuse
+   * each other (5: frames sealed after the handshake; 6: the JSON messages are typed,
+   * {@link DataMessage}; 7: the client speaks first, over the nonce of the job's placement).
    */
-  public static final int PROTOCOL = 6;
+  public static final int PROTOCOL = 7;
   /** Largest payload accepted (1 GiB); a bigger length means a broken or hostile peer. */
   public static final int MAX_PAYLOAD = 1 << 30;
   /** Largest payload accepted from a peer that has not authenticated yet (docs/contract.md §8). */
@@ -48,7 +48,10 @@ public final class Frames {
   // job -> client
   public static final byte RESULT = 20;
   public static final byte ERROR = 21;
-  /** The job's first frame on a new connection: {@code int32 protocol | nonce}. */
+  /**
+   * The first frame of a job of protocol 6 or older, which spoke first with a challenge: a client
+   * that reads it tells its user to run one parl version.
+   */
   public static final byte CHALLENGE = 22;
 
   private Frames() {}

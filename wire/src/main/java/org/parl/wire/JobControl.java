@@ -12,7 +12,7 @@ import java.util.List;
  *   worker -&gt; job     Challenge                        the worker speaks first ({@link ControlAuth})
  *   job    -&gt; worker  Hello                            the job's proof
  *   worker -&gt; job     Welcome                          the worker's proof
- *   job    -&gt; worker  Ready                            its data port and its client's secret
+ *   job    -&gt; worker  Ready                            its data port, its client's secret and nonce
  *   worker -&gt; job     Assign, Ping, Stop               a job id (for its log), a heartbeat, the end
  *   job    -&gt; worker  Pong, Exiting, Stopping          calls served; last words, with a cause or not
  *   job    -&gt; worker  GpuMismatch                      its GPUs are not its allocation (once)
@@ -72,13 +72,15 @@ public sealed interface JobControl {
    * @param pid the process's id
    * @param port its data port
    * @param token the secret its client must prove it holds, in hex
+   * @param nonce the job's nonce for its client's HELLO ({@link DataAuth}), fresh with the secret, in hex
    */
-  record Ready(String slot, @Required long pid, @Required int port, String token) implements ToWorker {
+  record Ready(String slot, @Required long pid, @Required int port, String token, String nonce) implements ToWorker {
     public Ready {
       Checks.name("slot", slot);
       Checks.range("pid", pid, 1, Long.MAX_VALUE);
       Checks.range("port", port, 1, 65_535);
       Checks.hex32("token", token);
+      Checks.hex32("nonce", nonce);
     }
 
     @Override

@@ -32,7 +32,7 @@ class JobControlCodecTest {
 
   private static final List<JobControl.ToWorker> TO_WORKER = List.of(
       new JobControl.Hello("w1-1", N, P),
-      new JobControl.Ready("w1-1", 4321, 40_000, N),
+      new JobControl.Ready("w1-1", 4321, 40_000, N, N),
       new JobControl.Pong(12),
       new JobControl.Exiting(),
       new JobControl.Stopping("no room for a 2 GB payload"),
@@ -68,7 +68,7 @@ class JobControlCodecTest {
 
   @Test
   void linesAreOneJsonObjectNamedByType() {
-    byte[] ready = JobControlCodec.encode(new JobControl.Ready("w1-1", 4321, 40_000, N));
+    byte[] ready = JobControlCodec.encode(new JobControl.Ready("w1-1", 4321, 40_000, N, N));
     for (byte b : ready) {
       assertTrue(b != '\n', "a line holds no newline");
     }
@@ -80,7 +80,7 @@ class JobControlCodecTest {
 
   @Test
   void secretsStayOutOfLogLines() {
-    assertFalse(new JobControl.Ready("w1-1", 4321, 40_000, N).toString().contains(N));
+    assertFalse(new JobControl.Ready("w1-1", 4321, 40_000, N, N).toString().contains(N));
     assertEquals("Renew[tls]", new JobControl.Renew("tls a2V5 Y2VydA==").toString());
     assertEquals("Renew[plain]", new JobControl.Renew("plain").toString());
   }

@@ -20,7 +20,7 @@ class GatewayCodecTest {
       new ClusterDescription("127.0.0.1:8010", "parl-abc", "127.0.0.1:5701", "gpu", 8, "http://127.0.0.1:8110/", true,
           "0b7e1c2a-5d1f-4e8a-9c3b-2f6d8e4a1b70");
   private static final JobPlacement JOB = new JobPlacement(new Job("job-1", "c-1", "w-1", "my.Actor", 0, List.of(0, 2), 1000, 0, 0, 1L),
-      "127.0.0.1", 40_000, "tok", 99, "slot-1");
+      "127.0.0.1", 40_000, "tok", "ab".repeat(32), 99, "slot-1");
   private static final WorkerState WORKER = new WorkerState("w-1", "n-1", "host", "127.0.0.1", new WorkerState.Cpus(4, 1, 3),
       4, List.of(), List.of(0), List.of(), List.of(new WorkerState.GpuShare(0, 250, 1024, 16384, false, false, null)), false,
       List.of(new WorkerState.GpuCard(0, "GPU-0", "T4", 1, 0, 0)), List.of("job-1"));
