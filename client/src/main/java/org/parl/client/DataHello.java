@@ -1,6 +1,7 @@
 package org.parl.client;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,10 +24,10 @@ import org.slf4j.LoggerFactory;
  * The client's side of the challenge-response that opens a data connection ({@link DataAuth}):
  * speaks first, proving over the job's nonce from the placement (and over the job's certificate,
  * with TLS) that this client holds the job's secret, and checks the job's proof in return. The
- * secret itself never travels on the connection. The answer also says which code blobs the job's host lacks, and
- * whether the job mapped the shared area this client offered ({@link SharedOffer}); the job acts
- * on the offer only once the client's proof has checked out. Without TLS, every frame after the
- * exchange is sealed under keys derived from it ({@link FrameKeys}).
+ * secret itself never travels on the connection. The answer also says which code blobs the job's
+ * host lacks, and whether the job mapped the shared area this client offered ({@link SharedOffer});
+ * the job acts on the offer only once the client's proof has checked out. Without TLS, every frame
+ * after the exchange is sealed under keys derived from it ({@link FrameKeys}).
  */
 final class DataHello {
 
@@ -149,7 +150,7 @@ final class DataHello {
       throw new ParlException("the job at " + where + (first.type() == Frames.CHALLENGE ? " speaks an older parl protocol"
           : " answered the HELLO with a frame of type " + first.type()) + ": use the same parl version on clients and workers");
     }
-    byte[] answerBytes = java.util.Arrays.copyOf(first.payload(), first.length());
+    byte[] answerBytes = Arrays.copyOf(first.payload(), first.length());
     DataMessage.Welcome answer;
     try {
       answer = DataMessageCodec.welcome(answerBytes, answerBytes.length);

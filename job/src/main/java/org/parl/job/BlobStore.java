@@ -76,7 +76,7 @@ final class BlobStore {
 
   /** The empty file whose modification time is the blob's last use. */
   Path useMark(String hash) {
-    return dir.resolve(hash + USED);
+    return markOf(path(hash));
   }
 
   Path path(String hash) {

@@ -26,8 +26,8 @@ import org.parl.wire.SharedLink;
  * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): the
  * client's HELLO, its proof over this handshake's nonce (made with it, handed to the client with
  * the placement) checked in constant time, then the job's own proof and the code blobs this host
- * still lacks. Anything else gets one ERROR
- * frame that begins with {@link DataAuth#REFUSED} and says nothing about the secret. Without TLS,
+ * still lacks. Anything else gets one ERROR frame that begins with {@link DataAuth#REFUSED} and
+ * says nothing about the secret. Without TLS,
  * every frame after the answer is sealed under keys derived from the exchange ({@link FrameKeys}).
  *
  * <p>A client on this host may offer a shared area for large arrays ({@link SharedLink}). The
@@ -39,7 +39,7 @@ import org.parl.wire.SharedLink;
 final class Handshake {
 
   /** A HELLO whose proof checked out: {@code bytes} is its payload, {@code message} what it says. */
-  record Hello(long id, byte[] jobNonce, byte[] clientNonce, byte[] bytes, DataMessage.Hello message) {}
+  record Hello(long id, byte[] clientNonce, byte[] bytes, DataMessage.Hello message) {}
 
   /**
    * An accepted connection: the shared area it uses, if any, and the keys that seal its frames from
@@ -100,7 +100,7 @@ final class Handshake {
     if (!DataAuth.verifyHello(secret, DataAuth.bytes32(hello.proof()), jobNonce, clientNonce, fingerprint)) {
       return refuse(out, f.id(), "the client did not prove that it holds this job's credential");
     }
-    return new Hello(f.id(), jobNonce, clientNonce, Arrays.copyOf(f.payload(), f.length()), hello);
+    return new Hello(f.id(), clientNonce, Arrays.copyOf(f.payload(), f.length()), hello);
   }
 
   /**
@@ -115,7 +115,7 @@ final class Handshake {
     SharedLink shared = offer == null ? null : map(offer);
     byte[] answer;
     try {
-      answer = answer(h.message().blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, h.jobNonce(),
+      answer = answer(h.message().blobs(), blobs, out, jobId.get(), h.id(), DataAuth.welcomeProof(secret, jobNonce,
           h.clientNonce(), fingerprint), offer == null ? null : shared != null);
     } catch (IOException | RuntimeException e) {
       if (shared != null) {
@@ -124,7 +124,7 @@ final class Handshake {
       throw e;
     }
     FrameKeys keys = fingerprint.length > 0 ? null
-        : FrameKeys.derive(secret, h.jobNonce(), h.clientNonce(), h.bytes(), answer);
+        : FrameKeys.derive(secret, jobNonce, h.clientNonce(), h.bytes(), answer);
     return new Welcome(shared, keys);
   }
 
