@@ -38,7 +38,7 @@ public final class BenchRun {
 
   /**
    * @param address a running CPU cluster's {@code HOST:PORT}, or null to start one
-   * @param quick fewer iterations (about 2.5 minutes on 2 cores)
+   * @param quick fewer iterations ({@link BenchPlan#quick()})
    * @param scale instead of everything else, the scale benchmark with simulated workers as this
    *     plan says ({@link #scalePlan}); null for the usual run
    * @param crossHostOnly instead of everything else, only the rows across hosts (with no address)

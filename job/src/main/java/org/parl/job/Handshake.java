@@ -27,8 +27,8 @@ import org.parl.wire.SharedLink;
  * client's HELLO, its proof over this handshake's nonce (made with it, handed to the client with
  * the placement) checked in constant time, then the job's own proof and the code blobs this host
  * still lacks. Anything else gets one ERROR frame that begins with {@link DataAuth#REFUSED} and
- * says nothing about the secret. Without TLS,
- * every frame after the answer is sealed under keys derived from the exchange ({@link FrameKeys}).
+ * says nothing about the secret. Without TLS, every frame after the answer is sealed under keys
+ * derived from the exchange ({@link FrameKeys}).
  *
  * <p>A client on this host may offer a shared area for large arrays ({@link SharedLink}). The
  * offer is looked at only once the client's proof has checked out: the job maps it if it is a
