@@ -74,8 +74,8 @@ final class ActorConnection {
       if (!tls) {
         return new ActorConnection(s, s, DataAuth.NO_FINGERPRINT);
       }
-      SSLSocket ssl = DataTls.wrap(s, host, port, timeoutMs);
-      return new ActorConnection(ssl, s, DataTls.fingerprint(ssl));
+      SSLSocket ssl = ProofBoundTls.wrap(s, host, port, timeoutMs);
+      return new ActorConnection(ssl, s, DataAuth.fingerprint(ProofBoundTls.peerCertificate(ssl)));
     } catch (IOException | RuntimeException e) {
       s.close();
       throw e;

@@ -1,26 +1,21 @@
 package org.parl.client;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.NetClient;
-import io.vertx.core.net.NetClientOptions;
-import io.vertx.core.net.NetSocket;
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.parl.ActorLostException;
 import org.parl.AuthenticationException;
 import org.parl.ParlException;
 import org.parl.net.HostPort;
 import org.parl.security.ClusterToken;
 import org.parl.wire.BadMessageException;
-import org.parl.wire.JsonLines;
 import org.parl.wire.gateway.ClientHandshake;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
@@ -29,7 +24,7 @@ import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * The client's control connection to the master's gateway (typed JSON lines over TLS, see
- * {@code org.parl.wire.gateway}), authenticated with the cluster token before anything is sent:
+ * {@code org.parl.wire.gateway}, on a {@link GatewaySocket}), authenticated with the cluster token before anything is sent:
  * requests are matched to answers by id, events (a job ended) go
  * to a handler, and a ping every few seconds keeps the master aware that the client lives. Used on
  * one Vert.x context.
@@ -40,73 +35,61 @@ final class GatewayConnection {
   static final long PING_MS = 2_000;
 
   private final Vertx vertx;
+  private final Context context;
   private final String address;
   private final Map<Long, Promise<GatewayReply.Answer>> pending = new HashMap<>();
   private final Promise<GatewayReply.Challenge> challenged = Promise.promise();
-  /** Held for the connection's lifetime: Vert.x closes a client, and its sockets, once unreachable. */
-  private NetClient client;
-  private NetSocket socket;
+  private GatewaySocket socket;
   private long nextId = 1;
   private long pingTimer = -1;
   private boolean closed;
   private Consumer<GatewayReply.JobEnded> onJobEnded = e -> {};
   private Consumer<String> onLost = why -> {};
 
-  private GatewayConnection(Vertx vertx, String address) {
+  private GatewayConnection(Vertx vertx, Context context, String address) {
     this.vertx = vertx;
+    this.context = context;
     this.address = address;
-  }
-
-  /**
-   * A client to connect with; creating one loads many classes, so do it off the event loop. It
-   * takes any certificate at the TLS layer (there is no CA to check it against): the authentication
-   * that follows is bound to the certificate shown, so one other than the cluster's fails it.
-   */
-  static NetClient netClient(Vertx vertx, long timeoutMs) {
-    return vertx.createNetClient(new NetClientOptions().setConnectTimeout((int) timeoutMs).setTcpNoDelay(true)
-        .setSsl(true).setTrustAll(true).setHostnameVerificationAlgorithm("")
-        .setEnabledSecureTransportProtocols(Set.of("TLSv1.3")) // the gateway speaks nothing older
-        .setSslHandshakeTimeout(timeoutMs).setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS));
   }
 
   /**
    * Connects and authenticates with the cluster token (see {@code GatewayAuth}); completes once the
    * master has proved that it holds the same token, before anything else was sent. Fails with
    * {@link AuthenticationException} when the master refuses the token or does not prove it, and with
-   * {@link ParlException} when nothing answers like a parl master within {@code timeoutMs}.
+   * {@link ParlException} when nothing answers like a parl master within {@code timeoutMs}. Called on
+   * the context the connection is then used on.
+   *
+   * <p>TLS takes any certificate (there is no CA to check it against): the authentication that follows
+   * is bound to the certificate shown, so one other than the cluster's fails it.
    *
    * @param codecReady completes once the gateway's codec is warm: no line is read before
    */
-  static Future<GatewayConnection> connect(Vertx vertx, NetClient client, HostPort master, ClusterToken token,
-      Future<?> codecReady, long timeoutMs) {
-    GatewayConnection g = new GatewayConnection(vertx, master.toString());
-    g.client = client;
-    return client.connect(master.port(), master.host())
+  static Future<GatewayConnection> connect(Vertx vertx, HostPort master, ClusterToken token, Future<?> codecReady,
+      long timeoutMs) {
+    GatewayConnection g = new GatewayConnection(vertx, vertx.getOrCreateContext(), master.toString());
+    return vertx.executeBlocking(() -> GatewaySocket.open(master, (int) Math.min(timeoutMs, Integer.MAX_VALUE)), false)
         .recover(e -> Future.failedFuture(new ParlException("cannot reach a parl master at " + master
             + " (" + e.getMessage() + "): start one with 'bin/parl master --port " + master.port()
             + "', or check the address", e)))
-        .compose(s -> {
-          s.pause(); // until the codec is warm: decoding the challenge must not build it on the event loop
-          return codecReady.compose(ready -> g.authenticate(s, token, timeoutMs));
-        })
+        // the codec warm: decoding the challenge must not build it on the event loop
+        .compose(s -> codecReady.compose(ready -> g.authenticate(s, token, timeoutMs)).onFailure(e -> s.close()))
         .map(authenticated -> g);
   }
 
-  private Future<Void> authenticate(NetSocket s, ClusterToken token, long timeoutMs) {
+  private Future<Void> authenticate(GatewaySocket s, ClusterToken token, long timeoutMs) {
     socket = s;
     ClientHandshake handshake;
     try {
-      handshake = new ClientHandshake(token, GatewayAuth.fingerprint(s.peerCertificates().get(0)));
-    } catch (SSLPeerUnverifiedException | RuntimeException e) {
+      handshake = new ClientHandshake(token, GatewayAuth.fingerprint(s.peerCertificate()));
+    } catch (IOException | RuntimeException e) {
       s.close();
       return Future.failedFuture(new ParlException("the master at " + address + " presented no usable TLS certificate ("
           + e.getMessage() + "): it is not a parl master of this version"));
     }
-    JsonLines.readLines(s, this::received, bad -> s.close());
-    s.closeHandler(v -> lost("the connection to the master at " + address + " closed: the master stopped or died"));
+    s.start(context, this::received,
+        () -> lost("the connection to the master at " + address + " closed: the master stopped or died"));
     long timer = vertx.setTimer(timeoutMs, t -> challenged.tryFail(new ParlException("the master at " + address
         + " did not start authentication within " + timeoutMs + " ms: check the address, and that it runs this parl version")));
-    s.resume();
     return challenged.future()
         .compose(c -> request(id -> handshake.answer(c, id), GatewayReply.Authenticated.class, timeoutMs))
         .recover(e -> Future.failedFuture(e instanceof AuthenticationException ? ClientHandshake.refused(address, token)
@@ -157,7 +140,7 @@ final class GatewayConnection {
             + " within " + timeoutMs / 1000 + " s"));
       }
     });
-    JsonLines.write(socket, GatewayCodec.encode(r));
+    socket.write(GatewayCodec.encode(r));
     return p.future().onComplete(ar -> vertx.cancelTimer(timer)).compose(answer -> {
       if (answer instanceof GatewayReply.Failed f) {
         return Future.failedFuture(Errors.of(f.kind(), f.message()));
@@ -170,10 +153,10 @@ final class GatewayConnection {
     });
   }
 
-  private void received(Buffer line) {
+  private void received(byte[] line) {
     GatewayReply reply;
     try {
-      reply = GatewayCodec.reply(line);
+      reply = GatewayCodec.reply(Buffer.buffer(line));
     } catch (BadMessageException e) {
       socket.close(); // not a parl master, or a different version of one
       return;
@@ -210,6 +193,6 @@ final class GatewayConnection {
     }
     closed = true;
     vertx.cancelTimer(pingTimer);
-    return socket.close().eventually(() -> client.close());
+    return Future.fromCompletionStage(socket.close(), context);
   }
 }

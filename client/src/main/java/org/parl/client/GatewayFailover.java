@@ -99,7 +99,7 @@ final class GatewayFailover {
   private Future<Connected> attempt(int index, Function<Long, GatewayRequest> hello, long deadline) {
     HostPort master = masters.get(index % masters.size());
     Promise<Connected> result = Promise.promise();
-    GatewayConnection.connect(vertx, GatewayConnection.netClient(vertx, timeoutMs), master, token, codecReady, timeoutMs)
+    GatewayConnection.connect(vertx, master, token, codecReady, timeoutMs)
         .compose(g -> g.request(hello::apply, GatewayReply.Welcome.class, helloTimeoutMs(deadline))
             .map(w -> new Connected(g, w))
             .onFailure(e -> g.close()))

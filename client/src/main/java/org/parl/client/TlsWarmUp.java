@@ -1,20 +1,16 @@
 package org.parl.client;
 
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertificateFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 
 /**
- * Sets up the JDK's TLS client on a daemon thread while a fresh client builds its Vert.x instance.
- * Without it, the first connection to the master does this on the event loop, one step after the
- * other: the security providers, the default context with its trust store (Netty's JDK TLS context
- * makes one to learn the cipher suites), the handshake's classes and its first key share, ~0.3 s in
- * a fresh JVM. Best effort: when it fails, or is not done in time, the connection does the same work
- * itself.
+ * Sets up the JDK's TLS client ({@link ProofBoundTls}) on a daemon thread while a fresh client reads
+ * its token and builds its Vert.x instance and codecs. Without it, the first connection to the master
+ * does this one step after the other: the security providers, the handshake's classes and its first
+ * key share, ~0.3 s of CPU in a fresh JVM. Best effort: when it fails, or is not done in time, the
+ * connection does the same work itself.
  */
 final class TlsWarmUp {
 
@@ -33,13 +29,9 @@ final class TlsWarmUp {
 
   private static void run() {
     try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, null, null);
-      SSLEngine engine = context.createSSLEngine();
-      engine.setUseClientMode(true);
-      engine.wrap(ByteBuffer.allocate(0), ByteBuffer.allocate(engine.getSession().getPacketBufferSize()));
+      ProofBoundTls.warmUp();
       CertificateFactory.getInstance("X.509");
-    } catch (GeneralSecurityException | SSLException | RuntimeException e) {
+    } catch (GeneralSecurityException | SSLException | RuntimeException | LinkageError e) {
       // nothing lost: the first connection sets up the same itself
     }
   }

@@ -9,7 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetClient;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.ActorLostException;
 import org.parl.AuthenticationException;
 import org.parl.ConnectOptions;
 import org.parl.ParlException;
@@ -144,8 +146,7 @@ class GatewayConnectionTest {
   }
 
   private GatewayConnection connect(int port, ClusterToken token, long timeoutMs) throws Exception {
-    NetClient client = GatewayConnection.netClient(vertx, timeoutMs); // a failed connection closes its client
-    return onContext(() -> GatewayConnection.connect(vertx, client, new HostPort("127.0.0.1", port), token,
+    return onContext(() -> GatewayConnection.connect(vertx, new HostPort("127.0.0.1", port), token,
         Future.succeededFuture(), timeoutMs));
   }
 
@@ -209,6 +210,70 @@ class GatewayConnectionTest {
     GatewayFailover.Connected resumed = onContext(() -> failover.resume(hello));
     assertEquals("c-resumed", resumed.welcome().clientId());
     onContext(resumed.gateway()::close);
+  }
+
+  /** Lines cut anywhere by the network, or several in one read, arrive whole and in order; empty lines are skipped. */
+  @Test
+  void linesArriveWholeHoweverTheyAreCut() throws Exception {
+    GatewayConnection g = connect(gateway(TOKEN, new ConcurrentLinkedQueue<>(), (socket, r) -> {
+      byte[] ended = GatewayCodec.encode(new GatewayReply.JobEnded("j-1", "w-1", "it exited", false));
+      byte[] done = GatewayCodec.encode(new GatewayReply.Done(r.id()));
+      Buffer all = Buffer.buffer().appendString("\n\n").appendBytes(ended).appendString("\n").appendBytes(done)
+          .appendString("\n");
+      int inEvent = 2 + ended.length / 2;
+      int inAnswer = 2 + ended.length + 1 + done.length / 2;
+      socket.write(all.getBuffer(0, inEvent));
+      vertx.setTimer(50, t -> socket.write(all.getBuffer(inEvent, inAnswer)));
+      vertx.setTimer(100, t -> socket.write(all.getBuffer(inAnswer, all.length())));
+    }), TOKEN, 5_000);
+    Queue<String> ended = new ConcurrentLinkedQueue<>();
+    onContext(() -> {
+      g.onJobEnded(e -> ended.add(e.jobId()));
+      return Future.succeededFuture();
+    });
+    assertEquals(new GatewayReply.Done(2), onContext(() -> g.request(GatewayRequest.Ping::new, GatewayReply.Done.class, 5_000)));
+    assertEquals(List.of("j-1"), List.copyOf(ended), "the event before the answer, from the same reads");
+    onContext(g::close);
+  }
+
+  /** A master that sends a line longer than the limit is dropped after that many bytes: the client's memory stays bounded. */
+  @Test
+  void aLineLongerThanTheLimitEndsTheConnection() throws Exception {
+    Promise<Void> serverSawClose = Promise.promise();
+    GatewayConnection g = connect(gateway(TOKEN, new ConcurrentLinkedQueue<>(), (socket, r) -> {
+      socket.closeHandler(v -> serverSawClose.tryComplete());
+      byte[] junk = new byte[64 * 1024];
+      Arrays.fill(junk, (byte) 'x');
+      for (int i = 0; i <= JsonLines.MAX_LINE / junk.length; i++) {
+        socket.write(Buffer.buffer(junk));
+      }
+    }), TOKEN, 5_000);
+    Queue<String> lost = new ConcurrentLinkedQueue<>();
+    onContext(() -> {
+      g.onLost(lost::add);
+      return Future.succeededFuture();
+    });
+    Exception e = assertThrows(Exception.class,
+        () -> onContext(() -> g.request(GatewayRequest.Ping::new, GatewayReply.Done.class, 20_000)));
+    assertInstanceOf(ActorLostException.class, e);
+    assertTrue(e.getMessage().contains("closed: the master stopped or died"), e.getMessage());
+    assertEquals(1, lost.size(), "the loss is said once: " + lost);
+    serverSawClose.future().await(10, TimeUnit.SECONDS);
+  }
+
+  /** Closing does not wait for lines that a master which stopped reading will never take. */
+  @Test
+  void aCloseDoesNotWaitForAMasterThatStoppedReading() throws Exception {
+    int port = server(NetSocket::pause); // after the TLS handshake, nothing more is read
+    GatewaySocket socket = GatewaySocket.open(new HostPort("127.0.0.1", port), 5_000);
+    byte[] line = new byte[1 << 20];
+    Arrays.fill(line, (byte) 'x');
+    for (int i = 0; i < 64; i++) { // far more than the kernel's buffers hold
+      socket.write(line);
+    }
+    long t0 = System.nanoTime();
+    socket.close().get(20, TimeUnit.SECONDS);
+    assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 10_000);
   }
 
   @Test

@@ -2,29 +2,32 @@ package org.parl.client;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
-import org.parl.wire.DataAuth;
 
 /**
- * TLS on the data path of a cluster started with {@code --encrypt-data}. The job's certificate is
- * accepted as shown, without a certificate authority: what makes it trustworthy is that both
- * sides' proofs ({@link DataAuth}) are bound to its fingerprint, and only the job that holds the
- * per-job secret can prove over the certificate the client saw.
+ * The client's TLS, to the master's gateway and on the data path of a cluster started with
+ * {@code --encrypt-data}: a blocking JDK socket, whose first handshake in a fresh program costs
+ * ~0.2 s less than Netty's TLS handler (BENCHMARKS.md, issue 24). The peer's certificate is accepted
+ * as shown, without a certificate authority: what makes it trustworthy is that both sides' proofs
+ * ({@code GatewayAuth}, {@code DataAuth}) are bound to its fingerprint, and only a peer that holds
+ * the secret can prove over the certificate the client saw.
  */
-final class DataTls {
+final class ProofBoundTls {
 
   private static final String PROTOCOL = "TLSv1.3";
   private static final SSLContext CONTEXT = context();
 
-  private DataTls() {}
+  private ProofBoundTls() {}
 
   /** Runs the TLS handshake over a connected socket, within {@code timeoutMs}. */
   static SSLSocket wrap(Socket plain, String host, int port, int timeoutMs) throws IOException {
@@ -37,10 +40,19 @@ final class DataTls {
     return s;
   }
 
-  /** The fingerprint of the certificate the job presented on {@code s}. */
-  static byte[] fingerprint(SSLSocket s) throws IOException {
-    Certificate[] chain = s.getSession().getPeerCertificates();
-    return DataAuth.fingerprint(chain[0]);
+  /** The certificate the peer presented on {@code s}, which its proof must be bound to. */
+  static Certificate peerCertificate(SSLSocket s) throws IOException {
+    return s.getSession().getPeerCertificates()[0];
+  }
+
+  /**
+   * Does what a fresh JVM's first handshake would otherwise do on the connection's path: loads the
+   * providers and the handshake's classes, and makes a first key share.
+   */
+  static void warmUp() throws SSLException {
+    SSLEngine engine = CONTEXT.createSSLEngine();
+    engine.setUseClientMode(true);
+    engine.wrap(ByteBuffer.allocate(0), ByteBuffer.allocate(engine.getSession().getPacketBufferSize()));
   }
 
   private static SSLContext context() {
@@ -54,24 +66,24 @@ final class DataTls {
   }
 
   /**
-   * Accepts the certificate a job shows: it is checked afterwards, by the job's proof over its
+   * Accepts the certificate a peer shows: it is checked afterwards, by the peer's proof over its
    * fingerprint. Acts only as a client.
    */
   private static final class ShownCertificate extends X509ExtendedTrustManager {
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) {
-      // bound to the job's proof instead
+      // bound to the peer's proof instead
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
-      // bound to the job's proof instead
+      // bound to the peer's proof instead
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
-      // bound to the job's proof instead
+      // bound to the peer's proof instead
     }
 
     @Override
