@@ -109,6 +109,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     this.openings = new ActorOpening(vertx, welcome.cluster().encryptData(), welcome.clientId(), sharedOffer, actors,
         () -> lostReason);
     attach(connected.gateway());
+    if (options.getDistributedFiles().isEmpty()) { // files are read at the first create: the program may write them first
+      buildBundle();
+    }
   }
 
   private void attach(GatewayConnection g) {
@@ -292,21 +295,27 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
   }
 
+  /**
+   * The code bundle, built (again if that failed) off the event loop. Started once connected when
+   * there are no distributed files: a program's first create would otherwise wait for the class path
+   * to be read and hashed.
+   */
+  private synchronized Future<CodeBundle> buildBundle() {
+    if (bundle == null || bundle.failed()) {
+      List<String> patterns = List.copyOf(options.getDistributedFiles());
+      bundle = vertx.executeBlocking(() -> CodeBundle.build(welcome.runtime(), patterns), false);
+    }
+    return bundle;
+  }
+
   private Future<CodeBundle> bundle(ActorBuilderImpl.Spec<?> spec) {
     Future<CodeBundle> built = bundle;
     if (built != null && built.succeeded() && built.result().covers(spec.impl()) && built.result().covers(spec.api())) {
       // on the caller's thread: composing on the completed future would hop to its event loop
       return Future.succeededFuture(built.result());
     }
-    Future<CodeBundle> b;
-    synchronized (this) {
-      if (bundle == null || bundle.failed()) {
-        List<String> patterns = List.copyOf(options.getDistributedFiles());
-        bundle = vertx.executeBlocking(() -> CodeBundle.build(welcome.runtime(), patterns), false);
-      }
-      b = bundle;
-    }
-    return b.compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
+    return buildBundle()
+        .compose(code -> vertx.executeBlocking(() -> code.including(spec.impl()).including(spec.api()), false));
   }
 
   /** The master says a job ended: its actor is lost (unless closing), or its opening stops now. */
