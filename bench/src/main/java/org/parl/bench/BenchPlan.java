@@ -2,10 +2,12 @@ package org.parl.bench;
 
 /**
  * How many iterations each part of the benchmark runs: the default aims at stable medians, {@code
- * --quick} at a shorter run (about 2.5 minutes on 2 cores with the GPU and cross-host rows).
- * {@code warmupCreates} creates run before the measured ones: a cluster that has run for a while
- * has compiled its create path (on this machine the median create falls by about half over the
- * first hundred creates of a new cluster).
+ * --quick} at a shorter run (about 3 minutes on 2 cores with the GPU and cross-host rows).
+ * {@code warmupCreates} creates run before the measured ones, then {@code warmupCycles} create+close
+ * cycles at full speed: a cluster that has run for a while, and a client that has created actors
+ * before, have compiled their create paths (on this machine the median warm create of a new 4-CPU
+ * cluster and a new client was 21.8 ms over their first 120 creates, 13.9 and 12.4 ms over the next
+ * two 120, 10.2 ms after 300 such cycles: BENCHMARKS.md, issue 24, fifth round).
  * The warm and back-to-back medians take 25 creates or more: single creates on 2 cores spread by
  * 2-3x, and a median of the 5-8 that {@code --quick} took before moved by as much between two runs
  * of the same build as the create path's changes did.
@@ -36,6 +38,7 @@ record BenchPlan(
     int asyncWarmup,
     int asyncBatches,
     int warmupCreates,
+    int warmupCycles,
     int warmCreates,
     int backToBackCycles,
     int probes,
@@ -49,10 +52,11 @@ record BenchPlan(
   }
 
   static BenchPlan standard() {
-    return new BenchPlan("default", 8_000, 3_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 60, 60, 4, 10, 3, 5);
+    return new BenchPlan("default", 8_000, 3_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 400, 60, 60, 4,
+        10, 3, 5);
   }
 
   static BenchPlan quick() {
-    return new BenchPlan("quick", 4_000, 1_500, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 25, 25, 2, 3, 1, 2);
+    return new BenchPlan("quick", 4_000, 1_500, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 200, 25, 25, 2, 3, 1, 2);
   }
 }

@@ -75,6 +75,11 @@ final class CreateBenchmark {
     }
     report.add(new Metric("create_first_p50_ms", "actor create, the first " + plan.warmupCreates() + " of the cluster, p50",
         warmup.millis(50), "ms", null, null, null));
+    log.info("{} create+close cycles at full speed, so that the cluster and this client have compiled their create paths",
+        plan.warmupCycles());
+    for (int i = 0; i < plan.warmupCycles(); i++) {
+      create().close();
+    }
     Samples creates = new Samples(plan.warmCreates());
     Samples closes = new Samples(plan.warmCreates());
     Samples connects = new Samples(plan.warmCreates());

@@ -31,7 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
       description = "A running CPU cluster to measure (default: start one with 4 CPUs).")
   String address;
 
-  @Option(names = "--quick", description = "Fewer iterations: about 2.5 minutes on 2 cores.")
+  @Option(names = "--quick", description = "Fewer iterations: about 3 minutes on 2 cores.")
   boolean quick;
 
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the JSON result to FILE.")
