@@ -24,10 +24,10 @@ import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * The client's control connection to the master's gateway (typed JSON lines over TLS, see
- * {@code org.parl.wire.gateway}, on a {@link GatewaySocket}), authenticated with the cluster token before anything is sent:
- * requests are matched to answers by id, events (a job ended) go
- * to a handler, and a ping every few seconds keeps the master aware that the client lives. Used on
- * one Vert.x context.
+ * {@code org.parl.wire.gateway}, on a {@link GatewaySocket}), authenticated with the cluster token
+ * before anything is sent: requests are matched to answers by id, events (a job ended) go to a
+ * handler, and a ping every few seconds keeps the master aware that the client lives. Used on one
+ * Vert.x context.
  */
 final class GatewayConnection {
 

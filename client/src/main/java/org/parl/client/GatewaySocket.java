@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -33,6 +34,7 @@ final class GatewaySocket {
   private static final int CHUNK = 16 * 1024;
   /** How long a close waits for lines written before it to go out. */
   private static final long LINGER_MS = 2_000;
+  private static final int QUEUED_BYTES = 2 * JsonLines.MAX_LINE;
 
   private final Socket plain;
   private final SSLSocket tls;
@@ -40,6 +42,12 @@ final class GatewaySocket {
   /** One thread, ended with the connection: lines go out in the order written, the close after them. */
   private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> daemon(r, "parl-gateway-writer"));
   private final CompletableFuture<Void> closedNow = new CompletableFuture<>();
+  /**
+   * Bytes of lines handed to the context and not yet taken: the reader stops reading at
+   * {@link #QUEUED_BYTES}, so that a peer sending faster than the context decodes is held back by TCP
+   * instead of filling the client's memory.
+   */
+  private final Semaphore queued = new Semaphore(QUEUED_BYTES);
 
   private GatewaySocket(Socket plain, SSLSocket tls) {
     this.plain = plain;
@@ -69,15 +77,22 @@ final class GatewaySocket {
   }
 
   /**
-   * Starts reading: each non-empty line goes to {@code onLine} on {@code context}; when the connection
-   * ends (closed by either side, broken, or a line longer than {@link JsonLines#MAX_LINE}), {@code onClosed}
-   * runs there once, after the last line.
+   * Starts reading: each non-empty line goes to {@code onLine} on {@code context} (at most
+   * {@link #QUEUED_BYTES} of them waiting there at a time); when the connection ends (closed by
+   * either side, broken, or a line longer than {@link JsonLines#MAX_LINE}), {@code onClosed} runs
+   * there once, after the last line.
    */
   void start(Context context, Consumer<byte[]> onLine, Runnable onClosed) {
     daemon(() -> {
       try {
-        readLines(tls.getInputStream(), line -> context.runOnContext(v -> onLine.accept(line)));
-      } catch (IOException e) {
+        readLines(tls.getInputStream(), line -> {
+          awaitRoom(line.length);
+          context.runOnContext(v -> {
+            queued.release(line.length);
+            onLine.accept(line);
+          });
+        });
+      } catch (IOException | InterruptedException e) {
         // the connection ended: said below, the same way however it ended
       } finally {
         close();
@@ -86,8 +101,17 @@ final class GatewaySocket {
     }, "parl-gateway-reader").start();
   }
 
+  /** Waits until the lines handed to the context and not yet taken leave room for {@code bytes} more. */
+  private void awaitRoom(int bytes) throws InterruptedException, IOException {
+    while (!queued.tryAcquire(bytes, 1, TimeUnit.SECONDS)) {
+      if (closed.get()) {
+        throw new IOException("closed");
+      }
+    }
+  }
+
   /** Reads until the stream ends or a line is too long. */
-  private static void readLines(InputStream in, Consumer<byte[]> onLine) throws IOException {
+  private static void readLines(InputStream in, LineHandler onLine) throws IOException, InterruptedException {
     byte[] chunk = new byte[CHUNK];
     byte[] line = new byte[CHUNK];
     int length = 0;
@@ -156,6 +180,11 @@ final class GatewaySocket {
       // closed all the same
     }
     closedNow.complete(null);
+  }
+
+  /** Takes one whole line. */
+  private interface LineHandler {
+    void accept(byte[] line) throws IOException, InterruptedException;
   }
 
   private static Thread daemon(Runnable r, String name) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
@@ -23,7 +24,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -259,6 +263,75 @@ class GatewayConnectionTest {
     assertTrue(e.getMessage().contains("closed: the master stopped or died"), e.getMessage());
     assertEquals(1, lost.size(), "the loss is said once: " + lost);
     serverSawClose.future().await(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * A master that sends lines faster than the client's context takes them is held back by TCP once
+   * 2 MiB wait there, instead of filling the client's memory.
+   */
+  @Test
+  void aFloodingMasterIsHeldBackWhileTheClientIsBusy() throws Exception {
+    AtomicLong sent = new AtomicLong();
+    Buffer event = Buffer.buffer(GatewayCodec.encode(new GatewayReply.JobEnded("j-1", "w-1", "x".repeat(900), false)))
+        .appendString("\n");
+    AtomicBoolean flooding = new AtomicBoolean(true);
+    int port = gateway(TOKEN, new ConcurrentLinkedQueue<>(), (socket, r) -> {
+      JsonLines.write(socket, GatewayCodec.encode(new GatewayReply.Done(r.id())));
+      Handler<Void> flood = new Handler<>() { // 64 lines at a time, each batch flushed before the next
+        @Override
+        public void handle(Void v) {
+          for (int i = 0; i < 64 && flooding.get(); i++) {
+            socket.write(event.copy());
+            sent.addAndGet(event.length());
+          }
+          if (!flooding.get()) {
+            return;
+          }
+          if (socket.writeQueueFull()) {
+            socket.drainHandler(this);
+          } else {
+            vertx.getOrCreateContext().runOnContext(this);
+          }
+        }
+      };
+      vertx.getOrCreateContext().runOnContext(flood);
+    });
+    Vertx client = Vertx.vertx(); // its own event loops: the master's go on while the client's context is busy
+    try {
+      Context context = client.getOrCreateContext();
+      AtomicLong taken = new AtomicLong();
+      AtomicBoolean busyOver = new AtomicBoolean();
+      CountDownLatch takenAfter = new CountDownLatch(1_000);
+      Promise<GatewayReply.Done> pinged = Promise.promise();
+      context.runOnContext(v -> GatewayConnection.connect(client, new HostPort("127.0.0.1", port), TOKEN,
+          Future.succeededFuture(), 5_000).compose(g -> {
+            g.onJobEnded(e -> {
+              taken.incrementAndGet();
+              if (busyOver.get()) {
+                takenAfter.countDown();
+              }
+            });
+            return g.request(GatewayRequest.Ping::new, GatewayReply.Done.class, 5_000);
+          }).onComplete(pinged));
+      pinged.future().await(30, TimeUnit.SECONDS);
+      context.runOnContext(v -> {
+        try {
+          Thread.sleep(4_500); // a client busy on its context: in a test only
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        busyOver.set(true);
+      });
+      Thread.sleep(1_500); // the 2 MiB the client holds, and the sockets' buffers, fill
+      long filled = sent.get();
+      Thread.sleep(2_000);
+      long more = sent.get() - filled;
+      assertTrue(more < 1L << 20, "the master sent " + (more >> 10) + " KiB more while the client was busy");
+      assertTrue(takenAfter.await(20, TimeUnit.SECONDS), "lines are taken again once the client is free");
+    } finally {
+      flooding.set(false);
+      client.close().await(20, TimeUnit.SECONDS);
+    }
   }
 
   /** Closing does not wait for lines that a master which stopped reading will never take. */
