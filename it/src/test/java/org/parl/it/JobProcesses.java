@@ -54,8 +54,7 @@ public final class JobProcesses {
    */
   public static String describe(long pid) {
     try {
-      List<String> args = Arrays.asList(new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "cmdline")),
-          StandardCharsets.UTF_8).split("\0"));
+      List<String> args = Arrays.asList(cmdline(pid).split("\0"));
       int slot = args.indexOf("--slot");
       return pid + " (parent " + ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L)
           + ", runs " + Path.of(args.get(0)).getFileName() + ", slot " + (slot >= 0 && slot + 1 < args.size() ? args.get(slot + 1) : "?")
@@ -84,8 +83,8 @@ public final class JobProcesses {
   private static Optional<Job> read(long pid) {
     Path proc = Path.of("/proc", String.valueOf(pid));
     try {
-      String cmdline = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8);
-      if (!Arrays.asList(cmdline.split("\0")).contains("org.parl.job.JobMain") || isZombie(proc)) {
+      String cmdline = cmdline(pid);
+      if (!Arrays.asList(cmdline.split("\0")).contains("org.parl.job.JobMain") || isZombie(proc) || forkOfAJob(pid, cmdline)) {
         return Optional.empty();
       }
       Map<String, String> env = new HashMap<>();
@@ -105,6 +104,26 @@ public final class JobProcesses {
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // ended meanwhile
     }
+  }
+
+  private static String cmdline(long pid) throws IOException {
+    return new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "cmdline")), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Whether {@code pid} is a job JVM's child that runs no program of its own yet: between its fork
+   * and its exec (the JDK starts a subprocess through {@code posix_spawn}) it shows its parent's
+   * command line and environment, but it is that same job, not a second job process. (A job
+   * process's own parent is its worker.)
+   */
+  private static boolean forkOfAJob(long pid, String cmdline) {
+    return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(parent -> {
+      try {
+        return cmdline.equals(cmdline(parent.pid()));
+      } catch (IOException e) {
+        return false;
+      }
+    }).orElse(false);
   }
 
   private static boolean isZombie(Path proc) throws IOException {
