@@ -51,7 +51,7 @@ public final class FakeNvidiaSmi {
 
   private FakeNvidiaSmi() {}
 
-  /** The fake GPUs 0..N-1 that {@link #write(Path, int)} lists: each NVIDIA Fake H100, 81559 MiB. */
+  /** Fake GPUs 0..N-1 with the UUIDs of {@link #uuid(int)}: each NVIDIA Fake H100, 81559 MiB. */
   public static List<Gpu> gpus(int count) {
     List<Gpu> out = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -71,11 +71,25 @@ public final class FakeNvidiaSmi {
   }
 
   /**
-   * Writes a fake listing GPUs 0..N-1 in the folder {@code dir/fake-gpus-N} (the same call twice
-   * shares it), and returns its script.
+   * Writes a fake listing GPUs 0..N-1 in the folder {@code dir/fake-gpus-N}, and returns its script.
+   * The folder stands for one host: its GPUs' UUIDs are made from the folder's path, so that two
+   * folders are two hosts whose GPUs differ, and the same call twice lists the same physical GPUs
+   * (which one host's two workers must not both lend).
    */
   public static Path write(Path dir, int count) throws IOException {
-    return write(dir.resolve("fake-gpus-" + count), gpus(count));
+    Path folder = dir.resolve("fake-gpus-" + count);
+    int host = folder.toAbsolutePath().normalize().toString().hashCode();
+    List<Gpu> gpus = new ArrayList<>();
+    for (Gpu g : gpus(count)) {
+      gpus.add(new Gpu(g.index(), uuid(host, g.index()), g.name(), g.memoryTotalMb(), g.memoryUsedMb(), g.utilization(),
+          g.migs()));
+    }
+    return write(folder, gpus);
+  }
+
+  /** GPU {@code i}'s UUID on the fake host {@code host}, in nvidia-smi's form (hex throughout). */
+  public static String uuid(int host, int i) {
+    return String.format(Locale.ROOT, "GPU-fa4e%04x-%04x-0000-0000-%012d", host >>> 16, host & 0xffff, i);
   }
 
   /** Writes the script and its {@code gpus} and {@code mig} files into {@code dir}, and returns the script. */

@@ -210,13 +210,13 @@ class CliIT {
     assertEquals("rwx------", mode(own), "PARL_HOME tightened");
     assertTrue(master1.output().contains("made " + own + " private (rwxr-xr-x -> rwx------)"), master1.output());
     assertEquals("rw-------", mode(own.resolve("token")), "the token the master created");
-    Result master2 = run(own, "master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--detach")
+    Result master2 = run(own, "master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--gpus", "0,1", "--detach")
         .expect(0, "parl master ready");
     String gpuAddress = master2.output().replaceAll("(?s).*address (\\S+),.*", "$1");
     run(own, "worker", "--address", gpuAddress, "--gpus", "2,3", "--nvidia-smi", smi4.toString(), "--detach")
         .expect(0, "parl worker");
     Result status = run(own, "status").expect(0, "CPU cluster  1 worker(s)  CPUs 0 used / 2 vacant");
-    assertTrue(status.output().contains(gpuAddress + "  GPU cluster  2 worker(s)  CPUs 0 used / 0 vacant  GPUs 0 used / 6 vacant"),
+    assertTrue(status.output().contains(gpuAddress + "  GPU cluster  2 worker(s)  CPUs 0 used / 0 vacant  GPUs 0 used / 4 vacant"),
         status.output());
     run(own, "status", "--address", gpuAddress).expect(0, "GPU cluster  2 worker(s)");
 

@@ -44,7 +44,7 @@ class GpuHealthIT {
   @BeforeAll
   void start() throws Exception {
     fake = Files.createTempDirectory("parl-fake-gpus");
-    smi = FakeNvidiaSmi.write(fake, 2);
+    smi = FakeNvidiaSmi.write(fake.resolve("fake-gpus-2"), FakeNvidiaSmi.gpus(2)); // UUIDs of FakeNvidiaSmi.uuid(i)
     // the master's JVM is started directly here (not by bin/parl, whose PARL_JAVA_OPTS would carry it)
     cluster = TestCluster.start(Map.of("JAVA_TOOL_OPTIONS",
         (System.getenv().getOrDefault("JAVA_TOOL_OPTIONS", "") + " -Dparl.gpu.healthyAfterMs=" + HEALTHY_AFTER_MS).strip()), 0,

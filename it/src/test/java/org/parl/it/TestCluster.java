@@ -29,6 +29,8 @@ public final class TestCluster implements AutoCloseable {
   public final String localWorker;
   private final List<AutoCloseable> others = new ArrayList<>();
   private TestMember member;
+  /** Fake hosts made by {@link #fakeSmi(int)} so far. */
+  private int fakeHosts;
 
   private TestCluster(Path home, ParlProcess master, String address, String localWorker) {
     this.home = home;
@@ -138,8 +140,12 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  public Path fakeSmi(int gpus) {
-    return fakeSmi(home, gpus);
+  /**
+   * A fake nvidia-smi of another host, with {@code gpus} GPUs of its own (UUIDs no other call's fake
+   * lists), for a worker that stands for a host of its own: one host's GPUs are lent by one worker.
+   */
+  public synchronized Path fakeSmi(int gpus) {
+    return fakeSmi(home.resolve("hosts").resolve(String.valueOf(++fakeHosts)), gpus);
   }
 
   private static Path fakeSmi(Path home, int gpus) {

@@ -14,6 +14,7 @@ import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.limits.LimitSettings;
 import org.parl.scheduler.Allocation;
+import org.parl.scheduler.GpuSpec;
 import org.parl.scheduler.ResourcePool;
 import org.parl.scheduler.ResourceRequest;
 import org.parl.scheduler.Scheduler;
@@ -69,6 +70,8 @@ public final class JobCenter<H> {
   private final Scheduler<Waiting<H>> scheduler;
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, Job> jobs = new LinkedHashMap<>();
+  /** Which worker lends each physical GPU, by UUID: a GPU two workers report is lent by the first only. */
+  private final Map<String, String> lenders = new HashMap<>();
   private final GpuQuarantine quarantine = GpuQuarantine.configured();
   private long jobCounter;
   private final long startedNanos;
@@ -142,8 +145,19 @@ public final class JobCenter<H> {
     if (type == ClusterType.CPU && w.cpus() < 1) {
       throw new Rejected(ErrorKind.INVALID, "worker " + w.workerId() + " offers no CPUs");
     }
-    pool.addWorker(w.workerId(), type.lendsCpus() ? w.cpus() : 0, GpuSpecs.of(w));
+    List<GpuSpec> gpus = GpuSpecs.of(w);
+    for (GpuSpec g : gpus) {
+      RegisterWorker lender = g.indexOnly() ? null : workers.get(lenders.get(g.uuid()));
+      if (lender != null) {
+        throw new Rejected(ErrorKind.INVALID, "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on "
+            + w.hostname() + " is already lent by worker " + lender.workerId() + " on " + lender.hostname()
+            + ": one GPU is lent by one worker at a time; start " + w.workerId() + " with --gpus listing other GPUs, or stop "
+            + lender.workerId() + " first");
+      }
+    }
+    pool.addWorker(w.workerId(), type.lendsCpus() ? w.cpus() : 0, gpus);
     workers.put(w.workerId(), w.running(List.of()));
+    gpus.stream().filter(g -> !g.indexOnly()).forEach(g -> lenders.put(g.uuid(), w.workerId()));
     List<Job> adopted = new ArrayList<>();
     Map<String, String> stop = new LinkedHashMap<>();
     for (Job job : w.jobs()) {
@@ -185,6 +199,7 @@ public final class JobCenter<H> {
     if (w == null) {
       return Optional.empty();
     }
+    lenders.values().removeIf(workerId::equals);
     quarantine.forget(workerId);
     List<Job> lost = new ArrayList<>();
     for (Allocation a : pool.removeWorker(workerId)) {

@@ -93,6 +93,8 @@ public final class WorkerVerticle extends VerticleBase {
   private boolean warming;
   private boolean readingStats;
   private GpuHealthWatch health;
+  /** This worker's claims on its GPUs, held from its start to its stop. */
+  private GpuLocks gpuLocks;
   /** Whether a health report is on its way to the JobCenter: the next one waits for its answer. */
   private boolean reportingHealth;
   /** Calls served by jobs that have ended, so that the total never goes down. */
@@ -205,8 +207,10 @@ public final class WorkerVerticle extends VerticleBase {
         .on(ReadStatus.class, this::status)
         .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(p -> p.owner().view()).toList())));
     return jobs.start()
+        .compose(v -> claimGpus())
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), requests::handle).completion())
         .compose(v -> register())
+        .onFailure(e -> releaseGpus())
         .onSuccess(v -> {
           stats = new MapPublisher(vertx, Addresses.STATS_MAP, node.records());
           vertx.setPeriodic(0, STATS_MS, t -> publishStats());
@@ -255,12 +259,41 @@ public final class WorkerVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    jobs.killAll();
     if (stats != null) {
       stats.remove(settings.workerId());
       stats.flush();
     }
-    return Future.succeededFuture();
+    if (gpuLocks == null) {
+      jobs.killAll();
+      return Future.succeededFuture();
+    }
+    // the GPUs are given up only once the jobs that used them are gone
+    return jobs.stopAll("its worker stopped").compose(n -> releaseGpus());
+  }
+
+  private Future<Void> releaseGpus() {
+    GpuLocks held = gpuLocks;
+    gpuLocks = null;
+    return held == null ? Future.succeededFuture() : vertx.executeBlocking(() -> {
+      held.close();
+      return null;
+    });
+  }
+
+  /**
+   * Claims this worker's GPUs on its host ({@link GpuLocks}) before it offers them to anyone: a GPU
+   * that another worker of this host lends, in this cluster or another, fails the start naming it.
+   */
+  private Future<Void> claimGpus() {
+    if (settings.gpus().isEmpty()) {
+      return Future.succeededFuture();
+    }
+    String holder = "worker " + settings.workerId() + " of the cluster at "
+        + masters.get().active().map(MasterRecord::address).orElse("an unknown master") + ", pid " + ProcessHandle.current().pid();
+    return vertx.executeBlocking(() -> {
+      gpuLocks = GpuLocks.claim(GpuLocks.folder(), GpuLocks.units(settings), holder);
+      return null;
+    });
   }
 
   private Future<Launched> launch(Launch request) {

@@ -11,6 +11,7 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.Job;
+import org.parl.wire.gateway.WorkerState.GpuCard;
 
 class JobCenterTest {
 
@@ -35,6 +36,39 @@ class JobCenterTest {
     assertTrue(gpu.register(worker("w", "n", 4, List.of(1))).adopted().isEmpty(), "the same worker again: a retry, no change");
     assertEquals(List.of(0), gpu.snapshot("ok").workers().get(0).vacantGpus());
     assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.register(worker("w", "n2", 4, List.of(1)))).kind());
+    gpu.checkInvariants();
+  }
+
+  private static RegisterWorker lending(String id, String node, String hostname, List<Integer> gpus, String... uuids) {
+    List<GpuCard> cards = new java.util.ArrayList<>();
+    for (int i = 0; i < gpus.size(); i++) {
+      cards.add(new GpuCard(gpus.get(i), uuids[i], "NVIDIA H100", 81_559, 0, 0));
+    }
+    return new RegisterWorker(id, node, hostname, "127.0.0.1", 4, gpus, cards);
+  }
+
+  @Test
+  void aPhysicalGpuIsLentByOneWorkerOnly() {
+    gpu.register(lending("w-A", "n1", "host1", List.of(0, 1), "GPU-aaaa", "GPU-bbbb"));
+    Rejected twice = assertThrows(Rejected.class,
+        () -> gpu.register(lending("w-B", "n2", "host1", List.of(0, 2), "GPU-cccc", "GPU-bbbb")));
+    assertEquals(ErrorKind.INVALID, twice.kind());
+    assertEquals("GPU 2 (GPU-bbbb) of worker w-B on host1 is already lent by worker w-A on host1: one GPU is lent by one "
+        + "worker at a time; start w-B with --gpus listing other GPUs, or stop w-A first", twice.getMessage());
+    assertEquals(1, gpu.snapshot("ok").workers().size(), "the refused worker lends nothing, not even its other GPU");
+    assertEquals(2, gpu.snapshot("ok").workers().get(0).vacantGpus().size());
+    gpu.checkInvariants();
+
+    gpu.register(lending("w-C", "n3", "host2", List.of(0), "GPU-cccc"));
+    gpu.removeWorker("w-A");
+    gpu.register(lending("w-B", "n2", "host1", List.of(1), "GPU-bbbb"));
+    assertEquals(2, gpu.snapshot("ok").workers().size(), "a GPU is lent again once its lender left");
+    assertThrows(Rejected.class, () -> gpu.register(lending("w-D", "n4", "host2", List.of(3), "GPU-cccc")));
+
+    // without a UUID a GPU is known by its index on its worker: the JobCenter cannot tell two hosts' GPU 0 apart
+    gpu.register(worker("w-E", "n5", 4, List.of(0)));
+    gpu.register(worker("w-F", "n6", 4, List.of(0)));
+    assertEquals(4, gpu.snapshot("ok").workers().size());
     gpu.checkInvariants();
   }
 

@@ -29,6 +29,11 @@ public record GpuSpec(int index, String uuid, String model, long memoryMb) {
     return new GpuSpec(index, "GPU-index-" + index, "", 0);
   }
 
+  /** Whether this GPU is known by its index alone ({@link #ofIndex}): its UUID names no physical device. */
+  public boolean indexOnly() {
+    return uuid.equals("GPU-index-" + index);
+  }
+
   /** Whether a request's model matches this GPU: contained in its name, ignoring case; null matches all. */
   public boolean matches(String wantedModel) {
     return modelMatches(model, wantedModel);

@@ -64,7 +64,7 @@ class SlurmIT {
     slurm = SlurmCluster.start(bed, dir, GPUS_PER_NODE);
     Path home = Files.createDirectories(dir.resolve("home"));
     jobEnv = new HashMap<>(ParlProcess.env(home));
-    jobEnv.put("PARL_NVIDIA_SMI", FakeNvidiaSmi.write(dir.resolve("bin"), GPUS_PER_NODE).toString());
+    jobEnv.put("PARL_NVIDIA_SMI", perNodeFake(dir.resolve("bin")).toString());
     jobEnv.put("JAVA_HOME", System.getProperty("java.home"));
     // another user's job holds GPU 0 of n2 for the whole test
     Path pidFile = dir.resolve("blocker.pid");
@@ -72,6 +72,20 @@ class SlurmIT {
         "--cpus-per-task=1", "--output=" + dir.resolve("blocker.out"), "--wrap", "echo $$ > " + pidFile + "; exec sleep 600"));
     Await.until("the job holding GPU 0 of n2 to start", JOB, () -> Files.exists(pidFile) && Files.size(pidFile) > 0);
     blockerScript = Long.parseLong(Files.readString(pidFile).strip());
+  }
+
+  /**
+   * A fake nvidia-smi that answers as the fake of the node it runs on (by its hostname): each node is
+   * a host with GPUs of its own, whose UUIDs no other node lists.
+   */
+  private static Path perNodeFake(Path bin) throws java.io.IOException {
+    for (int i = 1; i <= 3; i++) {
+      FakeNvidiaSmi.write(bin.resolve("n" + i), GPUS_PER_NODE);
+    }
+    Path smi = bin.resolve("nvidia-smi");
+    Files.writeString(smi, "#!/bin/sh\nexec \"" + bin + "/$(hostname)/fake-gpus-" + GPUS_PER_NODE + "/nvidia-smi\" \"$@\"\n");
+    Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    return smi;
   }
 
   @AfterAll
