@@ -14,9 +14,9 @@ import java.util.Set;
 import javax.net.ssl.SSLSocket;
 import org.parl.net.HostPort;
 import org.parl.node.AnyCertificate;
+import org.parl.resources.ResourceRequest;
 import org.parl.security.ClusterToken;
 import org.parl.wire.JsonLines;
-import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.ClientHandshake;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
@@ -79,7 +79,7 @@ final class ScaleClient implements AutoCloseable {
   /** Allocates a 1-CPU job; its id. */
   String allocate() throws IOException {
     long id = nextId++;
-    write(new GatewayRequest.Create(id, ActorResources.cpus(1), RESOURCE_WAIT_MS, "org.parl.bench.Simulated", false));
+    write(new GatewayRequest.Create(id, ResourceRequest.ofCpus(1), RESOURCE_WAIT_MS, "org.parl.bench.Simulated", false));
     return answer(id, GatewayReply.Created.class).placement().job().jobId();
   }
 

@@ -18,10 +18,15 @@ final class Foreground {
 
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final Runnable cleanup;
+  private final String name;
   private volatile int exitCode;
 
-  Foreground(ClusterNode node, Runnable cleanup) {
+  /**
+   * @param name the node as its one stop line names it ({@code parl worker w-1}): printed once it has left the cluster
+   */
+  Foreground(ClusterNode node, String name, Runnable cleanup) {
     this.cleanup = cleanup;
+    this.name = name;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> close(node), "parl-shutdown"));
   }
 
@@ -44,6 +49,7 @@ final class Foreground {
     try {
       cleanup.run();
       node.close().await(CLOSE_TIMEOUT_S, TimeUnit.SECONDS);
+      System.out.println(name + " stopped");
     } catch (TimeoutException e) {
       log.warn("the node did not close within {} s; exiting anyway", CLOSE_TIMEOUT_S);
     } catch (RuntimeException e) {

@@ -122,12 +122,10 @@ public final class MasterCommand implements Callable<Integer> {
         f.stop(1);
       }
     });
-    Foreground foreground = new Foreground(master.node, master::handOver);
+    Foreground foreground = new Foreground(master.node, "parl master " + master.info.address(), master::handOver);
     running.set(foreground);
-    System.out.println(master.readyLine());
-    System.out.println("monitor: " + master.monitorLoginLink() + " (one-time login link)");
-    System.out.println("monitor certificate: " + master.monitorCertificate());
-    System.out.println("add a worker: bin/parl worker --address " + master.info.address());
+    // one line, which --detach repeats: the monitor's certificate is in the monitor's log line above it
+    System.out.println(master.readyLine() + "; monitor: " + master.monitorLoginLink() + " (one-time login link)");
     return foreground.await();
   }
 

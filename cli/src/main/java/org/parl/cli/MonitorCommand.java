@@ -73,7 +73,7 @@ public final class MonitorCommand implements Callable<Integer> {
     ClusterKeys keys = ClusterKeys.derive(token);
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "monitor", true), bindHost, keys);
-    Foreground foreground = new Foreground(node, () -> {});
+    Foreground foreground = new Foreground(node, "parl monitor", () -> {});
     MasterDirectory masters = MasterWatch.follow(node, token, info, who -> {
       System.err.println("parl: " + who + " left the cluster; the monitor stops");
       foreground.stop(1);

@@ -10,7 +10,7 @@ import org.parl.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.ClusterFiles;
 import org.parl.node.NodeFailure;
-import org.parl.scheduler.ResourceRequest;
+import org.parl.resources.GpuAmount;
 import org.parl.security.ClusterToken;
 import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.MasterState;
@@ -127,7 +127,7 @@ public final class StatusCommand implements Callable<Integer> {
     for (WorkerState.GpuShare g : w.gpuShares()) {
       String state = g.quarantined() ? "quarantined" + (g.fault() == null ? "" : " (" + g.fault() + ")")
           : g.drained() ? "drained" : g.shareUsed() == 0 && g.memoryBudgetMb() == 0 ? "vacant"
-          : g.shareUsed() == 1000 ? "used" : ResourceRequest.shareText(g.shareUsed()) + " used";
+          : g.shareUsed() == GpuAmount.UNITS_PER_GPU ? "used" : GpuAmount.shareText(g.shareUsed()) + " used";
       if (g.memoryBudgetMb() > 0) {
         state += ", " + g.memoryBudgetMb() + " of " + g.memoryMb() + " MiB budgeted";
       }

@@ -118,7 +118,7 @@ public final class WorkerCommand implements Callable<Integer> {
     ClusterNode node = Nodes.start(
         Nodes.settings(hazelcastConfig.file, info.clusterName(), bindHost, info.hazelcast(), "worker", false), bindHost,
         ClusterKeys.derive(token));
-    Foreground foreground = new Foreground(node, () -> {});
+    Foreground foreground = new Foreground(node, "parl worker " + settings.workerId(), () -> {});
     // the worker itself follows the masters' changes, and fences itself when none is left
     MasterDirectory masters = MasterWatch.follow(node, token, info, who -> { });
     WorkerVerticle worker = new WorkerVerticle(node, settings, masters::current, new Fencing(Duration.ofSeconds(fenceAfter),

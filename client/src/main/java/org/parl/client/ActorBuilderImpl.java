@@ -8,15 +8,14 @@ import org.parl.ActorBuilder;
 import org.parl.InvalidRequestException;
 import org.parl.RemoteActor;
 import org.parl.RemoteClass;
-import org.parl.scheduler.ResourceRequest;
-import org.parl.wire.gateway.ActorResources;
+import org.parl.resources.ResourceRequest;
 
 /** Collects an actor's resources and arguments, starting from its {@link RemoteClass} defaults. */
 final class ActorBuilderImpl<T> implements ActorBuilder<T> {
 
   /** What to create; validated before anything is sent. */
   record Spec<T>(Class<T> api, Class<? extends T> impl, Constructor<?> ctor, Object[] args,
-                 ActorResources resources, boolean waitForResources, boolean waitForWorkers) {}
+                 ResourceRequest resources, boolean waitForResources, boolean waitForWorkers) {}
 
   private final ParlClientImpl client;
   private final Class<T> api;
@@ -127,24 +126,12 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     if (!Modifier.isPublic(impl.getModifiers()) || (impl.getEnclosingClass() != null && !Modifier.isStatic(impl.getModifiers()))) {
       throw new InvalidRequestException(impl.getName() + " must be a public top-level or static nested class");
     }
-    if (gpus < 0 || cpus < 0 || maxMemoryMb < 0 || gpuMemoryMb < 0) {
-      throw new InvalidRequestException("resources must not be negative (gpus=" + gpus + ", cpus=" + cpus
-          + ", maxMemoryMb=" + maxMemoryMb + ", gpuMemoryMb=" + gpuMemoryMb + ")");
-    }
-    if (maxMemoryMb > 0 && maxMemoryMb < 64) {
-      throw new InvalidRequestException("maxMemoryMb=" + maxMemoryMb + " is too small for a JVM: give at least 64");
-    }
-    if (gpuMemoryMb > 1L << 40 || (gpuModel != null && gpuModel.length() > ActorResources.MAX_MODEL)) {
-      throw new InvalidRequestException("gpuMemoryMb is at most " + (1L << 40) + " and gpuModel at most "
-          + ActorResources.MAX_MODEL + " characters");
-    }
-    int[] split;
+    ResourceRequest resources;
     try {
-      split = ResourceRequest.split(gpus);
+      resources = ResourceRequest.of(cpus, gpus, gpuMemoryMb, gpuModel, maxMemoryMb);
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException(e.getMessage());
     }
-    ActorResources resources = new ActorResources(cpus, split[0], split[1], gpuMemoryMb, gpuModel, maxMemoryMb);
     return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers);
   }
 

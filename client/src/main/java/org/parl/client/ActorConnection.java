@@ -15,6 +15,7 @@ import org.parl.wire.FrameBuffer;
 import org.parl.wire.FrameKeys;
 import org.parl.wire.Frames;
 import org.parl.wire.IntegrityException;
+import org.parl.wire.ProofBoundTls;
 import org.parl.wire.SharedLink;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -4,6 +4,7 @@ import java.security.GeneralSecurityException;
 import java.security.cert.CertificateFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
+import org.parl.wire.ProofBoundTls;
 
 /**
  * Sets up the JDK's TLS client ({@link ProofBoundTls}) on a daemon thread while a fresh client reads

@@ -1,6 +1,7 @@
 package org.parl.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -92,7 +93,8 @@ class ClientClasspathIT {
       }
     }
     assertTrue(jars.stream().anyMatch(j -> j.startsWith("vertx-core")), "vertx-core is on it: " + jars);
-    for (String forbidden : List.of("hazelcast", "vertx-web", "vertx-hazelcast", "picocli", "logback", "parl-node", "parl-cli")) {
+    for (String forbidden : List.of("hazelcast", "vertx-web", "vertx-hazelcast", "picocli", "logback", "parl-node", "parl-cli",
+        "parl-scheduler")) {
       assertTrue(jars.stream().noneMatch(j -> j.startsWith(forbidden)), forbidden + " must not be on the client class path: " + jars);
     }
 
@@ -110,6 +112,7 @@ class ClientClasspathIT {
       var answer = program.awaitLine("ANSWER hello parl from pid (\\d+) \\(client pid (\\d+)\\)", QUICK);
       assertTrue(!answer.group(1).equals(answer.group(2)), "the actor ran in a job process of its own");
       assertEquals(0, program.awaitExit(QUICK), program.output());
+      assertQuiet(program.output());
     }
 
     // the launcher: the first run records its classes and leaves a class-data archive behind it, the next maps it
@@ -119,8 +122,19 @@ class ClientClasspathIT {
           List.of(root.resolve("bin/parl").toString(), "run", "-cp", dir.toString(), "HelloParl", cluster.address))) {
         program.awaitLine("ANSWER hello parl from pid (\\d+)", QUICK);
         assertEquals(0, program.awaitExit(QUICK), program.output());
+        assertQuiet(program.output());
       }
       Await.until("bin/parl run's class-data archive in " + cds, QUICK, () -> hasClientArchive(cds));
+    }
+  }
+
+  /**
+   * A program without a logging binding prints what it prints and nothing else: no SLF4J notice about
+   * missing providers, no warning or stack trace from the libraries under it.
+   */
+  private static void assertQuiet(String output) {
+    for (String noise : List.of("SLF4J", "WARN", "Exception", "\tat ")) {
+      assertFalse(output.contains(noise), "'" + noise + "' in a user program's output:\n" + output);
     }
   }
 

@@ -161,8 +161,11 @@ class GpuClusterIT {
     ReplyException tooMany = failure(allocate(9, 1000));
     assertEquals(400, tooMany.failureCode());
     assertTrue(tooMany.getMessage().contains("at most 8 GPUs"), tooMany.getMessage());
-    ReplyException negative = failure(allocate(-2, 1000));
+    // a request cannot be built with a negative amount: a stranger's raw line is refused at decoding
+    ReplyException negative = failure(member.request(Addresses.JOB_CENTER,
+        Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"t\"," + create("-2", "1000")), 10_000));
     assertEquals(400, negative.failureCode());
+    assertTrue(negative.getMessage().contains("must not be negative"), negative.getMessage());
     assertPoolWhole();
   }
 
@@ -200,7 +203,7 @@ class GpuClusterIT {
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\"," + create("\"two\"", "10")), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\"," + create("1", "-5")), 400},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\",\"create\":{\"type\":\"Kill\"}}"), 400},
-        new Object[] {jobCenter, new Allocate("x", 0, 0, 0, 10, null, null), 409},
+        new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\"," + create("0", "10")), 400},
         new Object[] {jobCenter, new EndJob("job-999999", w2, null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), "w-other", null, false), 404},
         new Object[] {jobCenter, new EndJob(held.getString("jobId"), w4, null, false), 404},
@@ -211,7 +214,7 @@ class GpuClusterIT {
         new Object[] {jobCenter, Garbage.json(bad + "\"workerId\":\"w-neg\",\"gpus\":[-1]}"), 400},
         new Object[] {jobCenter, registration(w4, List.of(0)), 400},
         new Object[] {jobCenter, new RegisterWorker("w-ghost", "n-ghost", "rogue-host", "127.0.0.1", 2, List.of(0), List.of()), 400},
-        new Object[] {jobCenter, new UnregisterWorker("w-nobody"), 404},
+        new Object[] {jobCenter, new UnregisterWorker("w-nobody", "n-nobody"), 404},
         new Object[] {jobCenter, Garbage.json("{\"type\":\"Allocate\",\"clientId\":\"x\""), 400},
         new Object[] {jobCenter, new Garbage(new byte[] {0x7f, 0, 0, 0, '{', '}'}), 400},
         new Object[] {jobCenter, new KillJob("job-1", null), 400},

@@ -64,7 +64,7 @@ class MonitorApiIT {
     Matcher monitor = cluster.master.awaitLine("monitor: (https://[^/\\s]+)(/login\\?code=\\S+)", TestCluster.START);
     http = new MonitorHttp(monitor.group(1), cluster.token());
     loginPath = monitor.group(2);
-    fingerprint = cluster.master.awaitLine("monitor certificate: issued by the cluster CA with SHA-256 (\\S+)",
+    fingerprint = cluster.master.awaitLine("\\(certificate issued by the cluster CA with SHA-256 (\\S+)",
         TestCluster.START).group(1);
     w2 = cluster.addWorker(new ParlProcess[1], "--nvidia-smi", cluster.fakeSmi(2).toString());
   }

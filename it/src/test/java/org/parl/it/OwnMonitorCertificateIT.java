@@ -79,7 +79,7 @@ class OwnMonitorCertificateIT {
     Files.move(dir.resolve("first.key"), key);
     cluster = TestCluster.start(0, "--cpus", "1", "--tls-cert", cert.toString(), "--tls-key", key.toString());
     String monitor = cluster.master.awaitLine("monitor: (https://[^/\\s]+)/login", TestCluster.START).group(1);
-    cluster.master.awaitLine("monitor certificate: from " + java.util.regex.Pattern.quote(cert.toString())
+    cluster.master.awaitLine("\\(certificate from " + java.util.regex.Pattern.quote(cert.toString())
         + " with SHA-256 ", TestCluster.START);
     X509Certificate ca = read(caCert).get(0);
     assertEquals(read(cert).get(0), presented(monitor, ca));

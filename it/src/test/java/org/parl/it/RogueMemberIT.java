@@ -137,7 +137,7 @@ class RogueMemberIT {
           request(rogue, Addresses.JOB_CENTER, new EndJob(jobOnW2.getString("jobId"), w2, "forged", false)),
           request(rogue, Addresses.JOB_CENTER, new RegisterWorker("w-rogue", rogueNode, "rogue", "127.0.0.1", 2,
               List.of(0, 1), List.of())),
-          request(rogue, Addresses.JOB_CENTER, new UnregisterWorker(w2)),
+          request(rogue, Addresses.JOB_CENTER, new UnregisterWorker(w2, rogueNode)),
           request(rogue, Addresses.JOB_CENTER, new Allocate("c-rogue", 0, 1, 0, 1_000, null, null)),
           request(rogue, Addresses.worker(w2), new KillJob(jobOnW2.getString("jobId"), "forged")),
           request(rogue, Addresses.job(jobOnW2.getString("jobId")), new KillJob(jobOnW2.getString("jobId"), "forged")));

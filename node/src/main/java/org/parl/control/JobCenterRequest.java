@@ -9,9 +9,9 @@ import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.ControlReply.WaitingList;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
-import org.parl.wire.gateway.ActorResources;
 import org.parl.wire.gateway.GatewayRequest;
 import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.WorkerState;
@@ -58,10 +58,18 @@ public sealed interface JobCenterRequest extends ControlMessage {
     }
   }
 
-  /** A worker leaves the pool on purpose; its jobs are lost. */
-  record UnregisterWorker(String workerId) implements JobCenterRequest, Request<Done> {
+  /**
+   * A worker that stops says goodbye before it leaves the cluster: the JobCenter drops it at once (what it
+   * lent is no longer offered, and the departure is logged as a stop, not as a crash); the jobs it still
+   * runs are lost. Only the worker itself may say it: the JobCenter takes it only from the node the
+   * worker registered from.
+   *
+   * @param nodeId the worker's cluster node, as it registered
+   */
+  record UnregisterWorker(String workerId, String nodeId) implements JobCenterRequest, Request<Done> {
     public UnregisterWorker {
       Checks.name("workerId", workerId);
+      Checks.name("nodeId", nodeId);
     }
   }
 
@@ -87,12 +95,12 @@ public sealed interface JobCenterRequest extends ControlMessage {
     /** A request for CPUs or whole GPUs, as PARL's clusters ask (a create numbered 0, that waits for no worker). */
     public Allocate(String clientId, int cpus, int gpus, int maxMemoryMb, long timeoutMs, String actorClass,
         String gateway) {
-      this(clientId, gateway, "?", new GatewayRequest.Create(0, new ActorResources(cpus, gpus, 0, 0, null, maxMemoryMb),
+      this(clientId, gateway, "?", new GatewayRequest.Create(0, new ResourceRequest(cpus, gpus, 0, 0, null, maxMemoryMb),
           timeoutMs, actorClass, false));
     }
 
     /** What the actor asks for, as its client stated it. */
-    public ActorResources resources() {
+    public ResourceRequest resources() {
       return create.resources();
     }
 

@@ -13,10 +13,10 @@ import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.limits.LimitSettings;
-import org.parl.scheduler.Allocation;
+import org.parl.resources.Allocation;
+import org.parl.resources.ResourceRequest;
 import org.parl.scheduler.GpuSpec;
 import org.parl.scheduler.ResourcePool;
-import org.parl.scheduler.ResourceRequest;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
 import org.parl.wire.ErrorKind;
@@ -226,7 +226,7 @@ public final class JobCenter<H> {
    *     it waits for workers) more than any worker of the cluster could hold even with everything vacant
    */
   public Submitted submit(Allocate r, H handle) {
-    ResourceRequest resources = Requests.validate(type, maxGpusPerActor, r.resources());
+    ResourceRequest resources = Requests.admit(type, maxGpusPerActor, r.resources());
     if (scheduler.waitingCount() >= maxWaitingPerClient && waitingOf(r.clientId()) >= maxWaitingPerClient) {
       throw new Rejected(ErrorKind.INVALID, "client " + r.clientId() + " already has " + maxWaitingPerClient
           + " creates waiting for resources, the cap: wait for some to be served, or raise jobs.maxWaitingPerClient in "

@@ -18,6 +18,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.MapPublisher;
 import org.parl.cluster.MemberLeft;
+import org.parl.cluster.OneJob;
 import org.parl.control.ClusterType;
 import org.parl.control.ControlBus;
 import org.parl.control.ControlCodec;
@@ -44,11 +45,10 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.WorkerLost;
-import org.parl.control.OneJob;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.Masters;
-import org.parl.scheduler.ResourceRequest;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.GpuFault;
@@ -306,11 +306,17 @@ public final class JobCenterVerticle extends VerticleBase {
     return new Registered(type, List.copyOf(reg.stop().keySet()));
   }
 
+  /** A worker's goodbye: an orderly stop, logged as such, and what it lent leaves the pool now. */
   private Future<Done> unregister(UnregisterWorker r) {
-    if (center.worker(r.workerId()).isEmpty()) {
-      return Failures.future(ErrorKind.NOT_FOUND, "no worker " + r.workerId() + " is registered");
+    if (center.worker(r.workerId()).filter(w -> w.nodeId().equals(r.nodeId())).isEmpty()) {
+      return Failures.future(ErrorKind.NOT_FOUND, "no worker " + r.workerId() + " is registered from node " + r.nodeId());
     }
-    center.removeWorker(r.workerId()).ifPresent(lost -> dropped(lost, "worker " + r.workerId() + " stopped"));
+    center.removeWorker(r.workerId()).ifPresent(lost -> {
+      String cause = "worker " + r.workerId() + " on " + lost.worker().hostname() + " left (it stopped)";
+      log.info("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+      removed(lost);
+      tellLost(lost, cause);
+    });
     return DONE;
   }
 
@@ -459,19 +465,14 @@ public final class JobCenterVerticle extends VerticleBase {
     for (JobCenter.Lost lost : center.removeNode(nodeId)) {
       String cause = "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
           + " left the cluster without a word (it died, froze or lost its network)";
-      removed(lost, cause);
+      log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+      removed(lost);
       vertx.setTimer(WORKER_LEASE_GRACE_MS, t -> tellLost(lost, cause));
     }
   }
 
-  private void dropped(JobCenter.Lost lost, String cause) {
-    removed(lost, cause);
-    tellLost(lost, cause);
-  }
-
   /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */
-  private void removed(JobCenter.Lost lost, String cause) {
-    log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+  private void removed(JobCenter.Lost lost) {
     failNeverFitting();
     jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());

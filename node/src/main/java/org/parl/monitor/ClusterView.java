@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.parl.resources.GpuAmount;
 
 /**
  * Turns a {@link ClusterState} into the JSON of {@code GET /api/cluster} (docs/contract.md §6): workers with
@@ -152,7 +153,7 @@ public final class ClusterView {
           .put("memoryUsedMb", first(now, base, "memoryUsedMb"))
           .put("utilization", first(now, base, "utilization"))
           .put("state", gpuState(used.contains(id), share))
-          .put("shareUsed", share.getInteger("shareUsed", used.contains(id) ? 1000 : 0))
+          .put("shareUsed", share.getInteger("shareUsed", used.contains(id) ? GpuAmount.UNITS_PER_GPU : 0))
           .put("memoryBudgetMb", share.getLong("memoryBudgetMb", 0L))
           .put("fault", share.getString("fault"))
           .put("jobId", jobs.isEmpty() ? null : jobs.get(0))

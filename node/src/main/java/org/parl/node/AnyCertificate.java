@@ -9,7 +9,7 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * TLS that accepts the gateway's certificate whatever it is, for {@link BlockingGateway} and the
+ * TLS that accepts the gateway's certificate whatever it is, for the
  * benchmark's gateway driver: there is no CA to check it against, so the gateway's authentication is bound to the certificate instead
  * (each side's proof covers its SHA-256, see {@code GatewayAuth}): a certificate other than the
  * cluster's makes the handshake fail, and nothing is sent before it succeeded.

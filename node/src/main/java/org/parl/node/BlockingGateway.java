@@ -1,27 +1,17 @@
 package org.parl.node;
 
 import io.vertx.core.buffer.Buffer;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.Arrays;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLSocket;
 import org.parl.AuthenticationException;
 import org.parl.cluster.ClusterInfo;
 import org.parl.net.HostPort;
 import org.parl.security.ClusterToken;
-import org.parl.tls.TlsPolicy;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.JsonLines;
+import org.parl.wire.LineSocket;
 import org.parl.wire.gateway.ClientHandshake;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
@@ -30,8 +20,9 @@ import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * One hello to a master's gateway from a command-line process (no Vert.x event loop needed): used
- * by workers and monitors to learn how to join, and by {@code parl status}. It speaks TLS and
- * authenticates with the cluster token first ({@link ClientHandshake}); every wait has a deadline.
+ * by workers and monitors to learn how to join, and by {@code parl status}. It speaks TLS on the
+ * gateway clients' one transport ({@link LineSocket}) and authenticates with the cluster token first
+ * ({@link ClientHandshake}); every wait has a deadline.
  * Each method throws {@link AuthenticationException} when the master refuses the token or does not
  * prove that it holds it, and {@link NodeFailure} when nothing answers like a parl master.
  */
@@ -39,7 +30,6 @@ public final class BlockingGateway {
 
   private static final int CONNECT_TIMEOUT_MS = 5_000;
   private static final int READ_TIMEOUT_MS = 10_000;
-  private static final SSLContext TLS = AnyCertificate.context();
 
   private BlockingGateway() {}
 
@@ -75,31 +65,24 @@ public final class BlockingGateway {
 
   private static <A extends GatewayReply.Answer> A ask(HostPort master, ClusterToken token, GatewayRequest request,
       Class<A> answerType) {
-    try (Socket plain = new Socket()) {
-      plain.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
-      plain.setSoTimeout(READ_TIMEOUT_MS);
-      try (SSLSocket s = (SSLSocket) TLS.getSocketFactory().createSocket(plain, master.host(), master.port(), true)) {
-        s.setEnabledProtocols(TlsPolicy.PARL_PROTOCOLS.toArray(String[]::new));
-        s.startHandshake();
-        InputStream in = new BufferedInputStream(s.getInputStream());
-        OutputStream out = s.getOutputStream();
-        authenticate(master, token, GatewayAuth.fingerprint(s.getSession().getPeerCertificates()[0]), in, out);
-        write(out, GatewayCodec.encode(request));
-        GatewayReply answer = read(in, master);
-        if (answer instanceof GatewayReply.Failed f) {
-          throw new NodeFailure("the master at " + master + " refused: " + f.message());
-        }
-        if (!answerType.isInstance(answer)) {
-          throw notParl(master);
-        }
-        return answerType.cast(answer);
+    try (LineSocket s = LineSocket.open(master, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS)) {
+      s.readTimeout(READ_TIMEOUT_MS);
+      authenticate(master, token, GatewayAuth.fingerprint(s.peerCertificate()), s);
+      s.writeLine(GatewayCodec.encode(request));
+      GatewayReply answer = read(s, master);
+      if (answer instanceof GatewayReply.Failed f) {
+        throw new NodeFailure("the master at " + master + " refused: " + f.message());
       }
+      if (!answerType.isInstance(answer)) {
+        throw notParl(master);
+      }
+      return answerType.cast(answer);
     } catch (ConnectException e) {
       throw new NodeFailure("no parl master answers at " + master + " (connection refused): start one with "
           + "'bin/parl master --port " + master.port() + "' first, or check --address");
     } catch (SocketTimeoutException e) {
       throw new NodeFailure("no parl master answers at " + master + " (timed out): check --address and that the master runs");
-    } catch (BadMessageException | SSLException e) {
+    } catch (BadMessageException | SSLException | LineSocket.LineTooLong e) {
       throw notParl(master);
     } catch (IOException e) {
       throw new NodeFailure("cannot reach a parl master at " + master + ": " + e.getMessage());
@@ -107,14 +90,14 @@ public final class BlockingGateway {
   }
 
   /** Answers the gateway's challenge and checks its proof; nothing else is sent before. */
-  private static void authenticate(HostPort master, ClusterToken token, byte[] seenFingerprint, InputStream in,
-      OutputStream out) throws IOException {
-    if (!(read(in, master) instanceof GatewayReply.Challenge challenge)) {
+  private static void authenticate(HostPort master, ClusterToken token, byte[] seenFingerprint, LineSocket s)
+      throws IOException {
+    if (!(read(s, master) instanceof GatewayReply.Challenge challenge)) {
       throw notParl(master);
     }
     ClientHandshake handshake = new ClientHandshake(token, seenFingerprint);
-    write(out, GatewayCodec.encode(handshake.answer(challenge, 0)));
-    GatewayReply answer = read(in, master);
+    s.writeLine(GatewayCodec.encode(handshake.answer(challenge, 0)));
+    GatewayReply answer = read(s, master);
     if (answer instanceof GatewayReply.Failed f && f.kind() == ErrorKind.UNAUTHENTICATED) {
       throw ClientHandshake.refused(master.toString(), token);
     }
@@ -123,28 +106,13 @@ public final class BlockingGateway {
     }
   }
 
-  /** One line in one write: a peer that answers anything and closes must not break it halfway. */
-  private static void write(OutputStream out, byte[] json) throws IOException {
-    byte[] line = Arrays.copyOf(json, json.length + 1);
-    line[json.length] = '\n';
-    out.write(line);
-    out.flush();
-  }
-
-  private static GatewayReply read(InputStream in, HostPort master) throws IOException {
-    return GatewayCodec.reply(Buffer.buffer(readLine(in, master)));
-  }
-
-  /** One line, at most {@link JsonLines#MAX_LINE} bytes: a peer that sends more is not a master. */
-  private static byte[] readLine(InputStream in, HostPort master) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    for (int b = in.read(); b != '\n'; b = in.read()) {
-      if (b < 0 || line.size() >= JsonLines.MAX_LINE) {
-        throw notParl(master);
-      }
-      line.write(b);
+  /** The next line's reply; a peer that ends the connection first is not a master. */
+  private static GatewayReply read(LineSocket s, HostPort master) throws IOException {
+    byte[] line = s.readLine();
+    if (line == null) {
+      throw notParl(master);
     }
-    return line.toByteArray();
+    return GatewayCodec.reply(Buffer.buffer(line));
   }
 
   private static NodeFailure notParl(HostPort master) {

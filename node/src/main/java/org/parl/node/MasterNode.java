@@ -75,6 +75,8 @@ public final class MasterNode implements AutoCloseable {
   }
 
   private static final long ELECTION_TIMEOUT_S = 30;
+  /** A stopping local worker's goodbye and its jobs' ends are given this long before the node closes anyway. */
+  private static final long LOCAL_WORKER_STOP_S = 10;
 
   public final ClusterNode node;
   public final ClusterInfo info;
@@ -83,9 +85,11 @@ public final class MasterNode implements AutoCloseable {
   private final MonitorVerticle monitor;
   private final GatewayVerticle gateway;
   private final MasterDirectory directory;
+  /** The local worker's deployment, or null without one. */
+  private final String localDeployment;
 
   private MasterNode(ClusterNode node, ClusterInfo info, WorkerSettings local, Path clusterFile, MonitorVerticle monitor,
-      GatewayVerticle gateway, MasterDirectory directory) {
+      GatewayVerticle gateway, MasterDirectory directory, String localDeployment) {
     this.node = node;
     this.info = info;
     this.local = local;
@@ -93,6 +97,7 @@ public final class MasterNode implements AutoCloseable {
     this.monitor = monitor;
     this.gateway = gateway;
     this.directory = directory;
+    this.localDeployment = localDeployment;
   }
 
   /**
@@ -120,6 +125,7 @@ public final class MasterNode implements AutoCloseable {
     AtomicReference<ClusterInfo> info = new AtomicReference<>();
     MonitorVerticle monitor;
     GatewayVerticle gateway;
+    String localDeployment = null;
     MasterDirectory directory = new MasterDirectory(node, token);
     try {
       Vertx vertx = node.vertx();
@@ -155,13 +161,15 @@ public final class MasterNode implements AutoCloseable {
         await(role.active(), "becoming the active master");
       }
       if (s.local() != null) {
-        Nodes.deploy(vertx, new WorkerVerticle(node, s.local(), directory::current));
+        localDeployment = Nodes.await(vertx.deployVerticle(new WorkerVerticle(node, s.local(), directory::current)),
+            "WorkerVerticle");
       }
     } catch (NodeFailure e) {
       Nodes.close(node);
       throw e;
     }
-    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()), monitor, gateway, directory);
+    return new MasterNode(node, info.get(), s.local(), ClusterFiles.write(info.get()), monitor, gateway, directory,
+        localDeployment);
   }
 
   /** {@link #start(Spec, ClusterToken, Consumer)} for a master that is never displaced (the demo's). */
@@ -193,10 +201,6 @@ public final class MasterNode implements AutoCloseable {
     return monitor.loginLink();
   }
 
-  /** Who issued the monitor's certificate, and its SHA-256 fingerprint, for users to check. */
-  public String monitorCertificate() {
-    return monitor.certificate();
-  }
 
   /** The line {@code parl master} prints when ready (tests and detached starts wait for it). */
   public String readyLine() {
@@ -218,6 +222,22 @@ public final class MasterNode implements AutoCloseable {
   public void handOver() {
     forgetClusterFile();
     gateway.handOver();
+    stopLocalWorker();
+  }
+
+  /**
+   * Stops the local worker first, while this master's JobCenter still serves: its goodbye is heard (here,
+   * or at the active master) before the node leaves the cluster, instead of a member that vanished.
+   */
+  private void stopLocalWorker() {
+    if (localDeployment == null) {
+      return;
+    }
+    try {
+      node.vertx().undeploy(localDeployment).await(LOCAL_WORKER_STOP_S, TimeUnit.SECONDS);
+    } catch (TimeoutException | RuntimeException e) {
+      // the node's close stops what is left of it
+    }
   }
 
   @Override

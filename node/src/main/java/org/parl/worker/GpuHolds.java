@@ -2,6 +2,7 @@ package org.parl.worker;
 
 import java.util.Collection;
 import java.util.Optional;
+import org.parl.resources.GpuAmount;
 import org.parl.wire.gateway.Job;
 
 /**
@@ -11,7 +12,7 @@ import org.parl.wire.gateway.Job;
  */
 final class GpuHolds {
 
-  private static final int WHOLE = 1000;
+  private static final int WHOLE = GpuAmount.UNITS_PER_GPU;
 
   private GpuHolds() {}
 

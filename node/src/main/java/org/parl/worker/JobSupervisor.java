@@ -63,7 +63,7 @@ final class JobSupervisor {
   private final Set<JobProcess> ending = new HashSet<>();
   private final BiConsumer<JobProcess, Boolean> onJobEnded;
   private Containment containment;
-  private final Runnable onWarmEnded;
+  private final WarmPool pool;
   private long seq;
   private boolean stopping;
   private boolean encryptData;
@@ -71,11 +71,10 @@ final class JobSupervisor {
 
   /**
    * @param onJobEnded called with a process that hosted a job and whether it ended abnormally
-   * @param onWarmEnded called when a warm process ended without a job
    * @param records checks the cluster's description before the data ports follow its {@code encryptData}
    */
   JobSupervisor(Vertx vertx, Context context, WorkerSettings settings, BiConsumer<JobProcess, Boolean> onJobEnded,
-      Runnable onWarmEnded, SignedRecords records) {
+      SignedRecords records) {
     this.records = records;
     this.vertx = vertx;
     this.context = context;
@@ -83,7 +82,7 @@ final class JobSupervisor {
     this.launcher = new JobLauncher(settings.host(), settings.codeCache());
     launcher.gpuAllocation(new GpuAllocation(settings.gpuDevices(), settings.gpuPolicy().byUuid()));
     this.onJobEnded = onJobEnded;
-    this.onWarmEnded = onWarmEnded;
+    this.pool = new WarmPool(vertx, settings, table, gpus -> spawn(gpus, 0, true), () -> stopping);
     control.afterReady(this::afterReady);
   }
 
@@ -174,7 +173,7 @@ final class JobSupervisor {
       p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
     if (warmUp) {
-      p.ready.future().onSuccess(this::trimPool);
+      p.ready.future().onSuccess(pool::trim);
     }
     vertx.setTimer(READY_TIMEOUT_MS, t -> {
       if (p.state == JobProcess.State.STARTING) {
@@ -220,9 +219,9 @@ final class JobSupervisor {
     p.owner().kill(cause);
   }
 
-  /** Processes that can take an actor without a JVM start, best first (ready before starting). */
-  Optional<JobProcess> warm(List<Integer> gpus) {
-    return table.warm(gpus);
+  /** The warm processes, which start the ones an actor takes without a JVM start. */
+  WarmPool pool() {
+    return pool;
   }
 
   Stream<JobProcess> liveProcesses() {
@@ -303,8 +302,8 @@ final class JobSupervisor {
   /**
    * The actor of {@code p} was closed. The process is taken back for the next actor (its job ends
    * here and now, and its resources are given back as for any end) when it has no memory limit, at
-   * most one GPU, and the worker keeps a warm pool and is not stopping ({@link #trimPool} keeps the
-   * pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The
+   * most one GPU, and the worker keeps a warm pool and is not stopping ({@link WarmPool#takesBack};
+   * {@link WarmPool#trim} keeps the pool's size); otherwise it is stopped, and its end is reported when it exits, as before. The
    * process itself then checks that the actor left nothing behind ({@code ReuseCheck} of the job),
    * and either says ready again with a fresh port and credential or exits. Its data port's TLS key
    * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
@@ -316,7 +315,7 @@ final class JobSupervisor {
       return;
     }
     p.owner().released(msg.calls());
-    if (stopping || p.killCause != null || p.memoryLimitMb > 0 || p.gpus.size() > 1 || settings.warmJobs() <= 0) {
+    if (stopping || p.killCause != null || !pool.takesBack(p)) {
       ControlServer.send(p, new JobControl.Stop());
       return;
     }
@@ -348,33 +347,6 @@ final class JobSupervisor {
     }
   }
 
-  /**
-   * A warm process became ready. When that makes the warm pool bigger than the worker keeps
-   * ({@code warmJobs} on a CPU worker, one per GPU on a GPU worker: processes taken back after a
-   * close can overfill it), one process goes: a new one that never served an actor if there is
-   * one, since a process taken back is as good and already warm, else this one. It leaves the table
-   * first, so that no actor lands on it on its way out.
-   */
-  private void trimPool(JobProcess ready) {
-    if (stopping || !ready.warm()) {
-      return;
-    }
-    List<JobProcess> like = table.live()
-        .filter(q -> q.warm() && q.memoryLimitMb == 0 && q.gpus.equals(ready.gpus) && q.state != JobProcess.State.STARTING)
-        .toList();
-    int keep = settings.gpus().isEmpty() ? settings.warmJobs() : 1;
-    if (like.size() <= keep) {
-      return;
-    }
-    JobProcess spare = like.stream().filter(q -> !q.reused && q.state == JobProcess.State.IDLE).findFirst().orElse(ready);
-    if (spare.state != JobProcess.State.IDLE) {
-      return;
-    }
-    log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot, spare.pid());
-    table.ended(spare);
-    ControlServer.send(spare, new JobControl.Stop());
-  }
-
   /** A taken-back process is ready again: a fresh data port and a fresh credential, for the next actor. */
   private void readyAgain(JobProcess p, JobControl.Ready msg) {
     if (p.state != JobProcess.State.RECYCLING || msg.pid() != p.pid() || DataAuth.bytes32(msg.token()) == null) {
@@ -395,7 +367,7 @@ final class JobSupervisor {
       p.owner().readyAgain(msg);
       reportPendingEnd(p);
       log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
-      trimPool(p);
+      pool.trim(p);
     });
   }
 
@@ -470,7 +442,7 @@ final class JobSupervisor {
       if (abnormal) {
         log.warn("warm job process {} ended: {}", p.slot, p.endCause);
       }
-      onWarmEnded.run();
+      pool.topUp();
     }
   }
 

@@ -1,7 +1,6 @@
 package org.parl.worker;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,20 +41,6 @@ final class JobTable {
     p.owner().placed(job);
     byJob.put(job.jobId(), p);
     trimHistory();
-  }
-
-  /**
-   * Warm processes for these GPUs that can take an actor without a JVM start, best first: ready
-   * before starting, then the one that served the most actors (the JIT compiled its create and call
-   * paths; a process never used creates its first actor several times slower). One that is
-   * recycling is left out: its checks may still find it dirty.
-   */
-  Optional<JobProcess> warm(List<Integer> gpus) {
-    return live.values().stream()
-        .filter(p -> p.warm() && p.memoryLimitMb == 0 && p.gpus.equals(gpus) && p.state != JobProcess.State.ENDED
-            && p.state != JobProcess.State.RECYCLING)
-        .min(Comparator.comparing((JobProcess p) -> p.state == JobProcess.State.IDLE ? 0 : 1)
-            .thenComparing(p -> -p.actorsServed));
   }
 
   Stream<JobProcess> live() {

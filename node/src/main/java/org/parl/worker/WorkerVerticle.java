@@ -24,6 +24,7 @@ import org.parl.control.Failures;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
@@ -61,9 +62,10 @@ public final class WorkerVerticle extends VerticleBase {
   private static final long REREGISTER_TIMEOUT_MS = 2_000;
   private static final long END_TIMEOUT_MS = 30_000;
   private static final long HEALTH_TIMEOUT_MS = 10_000;
+  /** A stop waits this long at most for the JobCenter to take the goodbye: a master that is gone does not hold it up. */
+  private static final long GOODBYE_TIMEOUT_MS = 3_000;
   static final long NO_MASTER_GRACE_MS = 2_000;
   static final long STATS_MS = 2_000;
-  static final long WARM_REFILL_DELAY_MS = 300;
 
   private final ClusterNode node;
   private final WorkerSettings settings;
@@ -71,12 +73,6 @@ public final class WorkerVerticle extends VerticleBase {
   private final Fencing fencing;
   /** The jobs this worker runs or launches, as granted: what it reports to a new active master. */
   private final Map<String, Job> granted = new LinkedHashMap<>();
-  /**
-   * Counts the times the warm pool was found full. A refill delayed after a create starts a JVM only
-   * if the pool was not full since: under create+close churn the process taken comes back (job reuse)
-   * before the delay is over, and a JVM started meanwhile would only be stopped again as a spare.
-   */
-  private long warmPoolFull;
   /** Counts registrations, so that an answer to a superseded one is ignored. */
   private int registration;
   /** What this worker registers as (with the jobs it runs at each registration). */
@@ -90,13 +86,14 @@ public final class WorkerVerticle extends VerticleBase {
   private Fence fence;
   private JobSupervisor jobs;
   private MapPublisher stats;
-  private boolean warming;
   private boolean readingStats;
   private GpuHealthWatch health;
   /** This worker's claims on its GPUs, held from its start to its stop. */
   private GpuLocks gpuLocks;
   /** Whether a health report is on its way to the JobCenter: the next one waits for its answer. */
   private boolean reportingHealth;
+  /** Set once the goodbye is said: a change of masters then registers nothing again. */
+  private boolean leaving;
   /** Calls served by jobs that have ended, so that the total never goes down. */
   private long endedCalls;
 
@@ -141,7 +138,7 @@ public final class WorkerVerticle extends VerticleBase {
     }
     rememberMasters();
     boolean fencePending = fence != null && fence.masterGone() && !fence.fenced();
-    if (identity == null || jobs.stopping() || (fence != null && fence.fenced())
+    if (identity == null || leaving || jobs.stopping() || (fence != null && fence.fenced())
         || (e.active().equals(followed) && !fencePending)) {
       return;
     }
@@ -191,7 +188,7 @@ public final class WorkerVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, this::topUpWarm, node.records());
+    jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, node.records());
     health = new GpuHealthWatch(settings);
     fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
@@ -214,7 +211,7 @@ public final class WorkerVerticle extends VerticleBase {
         .onSuccess(v -> {
           stats = new MapPublisher(vertx, Addresses.STATS_MAP, node.records());
           vertx.setPeriodic(0, STATS_MS, t -> publishStats());
-          topUpWarm();
+          jobs.pool().topUp();
         });
   }
 
@@ -263,12 +260,33 @@ public final class WorkerVerticle extends VerticleBase {
       stats.remove(settings.workerId());
       stats.flush();
     }
-    if (gpuLocks == null) {
-      jobs.killAll();
+    return sayGoodbye().compose(v -> {
+      if (gpuLocks == null) {
+        jobs.killAll();
+        return Future.succeededFuture();
+      }
+      // the GPUs are given up only once the jobs that used them are gone
+      return jobs.stopAll("its worker stopped").compose(n -> releaseGpus());
+    });
+  }
+
+  /**
+   * Tells the JobCenter that this worker stops, before it leaves the cluster: the master logs a stop
+   * rather than a member that vanished, and offers nothing here from then on. A worker that never
+   * registered, or whose master is gone, has no one to tell; one that is not heard in time is dropped
+   * when it leaves the cluster, as before.
+   */
+  private Future<Void> sayGoodbye() {
+    if (identity == null || leaving || (fence != null && fence.masterGone())) {
       return Future.succeededFuture();
     }
-    // the GPUs are given up only once the jobs that used them are gone
-    return jobs.stopAll("its worker stopped").compose(n -> releaseGpus());
+    leaving = true;
+    return JobCenterCalls.request(vertx, masters, new UnregisterWorker(settings.workerId(), node.nodeId()), GOODBYE_TIMEOUT_MS)
+        .<Void>mapEmpty()
+        .otherwise(e -> {
+          log.warn("could not tell the JobCenter that worker {} stops: {}", settings.workerId(), e.getMessage());
+          return null;
+        });
   }
 
   private Future<Void> releaseGpus() {
@@ -314,22 +332,11 @@ public final class WorkerVerticle extends VerticleBase {
       return Failures.future(ErrorKind.INVALID, "worker " + settings.workerId() + " " + conflict.get());
     }
     granted.put(job.jobId(), job);
-    JobProcess p = job.maxMemoryMb() == 0 && gpus.size() <= 1
-        ? jobs.warm(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
+    JobProcess p = WarmPool.fits(job.maxMemoryMb(), gpus)
+        ? jobs.pool().take(gpus).orElseGet(() -> jobs.spawn(gpus, 0, false))
         : jobs.spawn(gpus, job.maxMemoryMb(), false);
     jobs.reserve(p, job);
-    // while other warm processes are ready, start the replacement a moment later: a JVM start
-    // takes both cores of a small host, and the client is still setting its new actor up
-    if (jobs.warm(gpus).isPresent()) {
-      long fullBefore = warmPoolFull;
-      vertx.setTimer(WARM_REFILL_DELAY_MS, t -> {
-        if (warmPoolFull == fullBefore) {
-          topUpWarm();
-        }
-      });
-    } else {
-      topUpWarm();
-    }
+    jobs.pool().taken(gpus);
     return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       // after the answer, which the client waits for: telling the job its id (for its log) and logging it can follow
       context.runOnContext(v -> jobs.assign(ready));
@@ -370,54 +377,7 @@ public final class WorkerVerticle extends VerticleBase {
     // while a new active master rebuilds the pool there is no JobCenter for a moment: the end is retried
     JobCenterCalls.request(vertx, masters, new EndJob(p.jobId(), settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
         .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId(), e.getMessage()));
-    topUpWarm();
-  }
-
-  /**
-   * Keeps warm processes ready, one start at a time so that a small host is not swamped: on a CPU
-   * cluster {@code warmJobs} generic ones, on a GPU cluster one per GPU no job holds.
-   */
-  private void topUpWarm() {
-    if (warming || settings.warmJobs() <= 0 || jobs.stopping()) {
-      return;
-    }
-    List<Integer> next = nextWarm();
-    if (next == null) {
-      warmPoolFull++;
-      return;
-    }
-    warming = true;
-    jobs.spawn(next, 0, true).ready.future().onComplete(ar -> {
-      warming = false;
-      if (jobs.stopping()) {
-        return;
-      }
-      if (ar.failed()) {
-        log.warn("a warm job process failed to start: {}", ar.cause().getMessage());
-        vertx.setTimer(5_000, t -> topUpWarm());
-      } else {
-        topUpWarm();
-      }
-    });
-  }
-
-  private List<Integer> nextWarm() {
-    if (settings.gpus().isEmpty()) {
-      long warm = jobs.liveProcesses().filter(p -> p.warm() && p.memoryLimitMb == 0).count();
-      return warm < settings.warmJobs() ? List.of() : null;
-    }
-    Set<Integer> covered = new HashSet<>();
-    jobs.liveProcesses().forEach(p -> {
-      if (!p.warm() || p.gpus.size() == 1) {
-        covered.addAll(p.gpus);
-      }
-    });
-    for (int gpu : settings.gpus()) {
-      if (!covered.contains(gpu)) {
-        return List.of(gpu);
-      }
-    }
-    return null;
+    jobs.pool().topUp();
   }
 
   private Future<Registered> register() {

@@ -36,7 +36,7 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
-import org.parl.wire.gateway.ActorResources;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.gateway.GatewayRequest.Create;
 import org.parl.wire.gateway.GpuFault;
 import org.parl.wire.gateway.Job;
@@ -59,8 +59,8 @@ final class Samples {
   static List<ControlMessage> all() {
     return List.of(
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
-        new UnregisterWorker("w-a"),
-        new Allocate("c-1", "m-1", "my.Main", new Create(7, new ActorResources(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
+        new UnregisterWorker("w-a", "node-1"),
+        new Allocate("c-1", "m-1", "my.Main", new Create(7, new ResourceRequest(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
         new EndJob("job-7", "w-a", "exit 1", true),
         new CancelClient("c-1"),
         new GetSnapshot(),

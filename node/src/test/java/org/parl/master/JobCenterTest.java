@@ -79,8 +79,9 @@ class JobCenterTest {
     assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> gpu.submit(new Allocate("c", 1, 0, 0, 10, "A", "?"), "x")).kind());
     assertEquals(ErrorKind.MISMATCH, assertThrows(Rejected.class, () -> cpu.submit(gpus("c", 1), "x")).kind());
     assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", 9), "x")).kind());
-    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> gpu.submit(gpus("c", -1), "x")).kind());
-    assertEquals(ErrorKind.INVALID, assertThrows(Rejected.class, () -> cpu.submit(new Allocate("c", 0, 0, 0, 10, "A", "?"), "x")).kind());
+    // an ill-formed request never reaches the JobCenter: it is refused where it is built (client or gateway)
+    assertThrows(IllegalArgumentException.class, () -> gpus("c", -1));
+    assertThrows(IllegalArgumentException.class, () -> new Allocate("c", 0, 0, 0, 10, "A", "?"));
     assertEquals(0, gpu.jobs().size());
     gpu.checkInvariants();
   }

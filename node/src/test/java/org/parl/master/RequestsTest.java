@@ -6,34 +6,49 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.parl.control.ClusterType;
-import org.parl.scheduler.ResourceRequest;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.ActorResources;
 
-/** What a create asks for, checked by the rules of the cluster's kind before the pool sees it. */
+/** What a create asks for, admitted by the rules of the cluster's kind before the pool sees it. */
 class RequestsTest {
 
-  private static ActorResources ask(int cpus, int gpus, int share, long memoryMb, String model) {
-    return new ActorResources(cpus, gpus, share, memoryMb, model, 0);
+  private static ResourceRequest ask(int cpus, int gpus, int share, long memoryMb, String model) {
+    return new ResourceRequest(cpus, gpus, share, memoryMb, model, 256);
+  }
+
+  private static Rejected refused(ClusterType type, ResourceRequest r) {
+    return assertThrows(Rejected.class, () -> Requests.admit(type, 8, r));
   }
 
   @Test
-  void aModelWithoutAnAmountIsRefusedWithTheWayToAskOnGpuAndMixedClusters() {
-    for (ClusterType type : new ClusterType[] {ClusterType.GPU, ClusterType.MIXED}) {
-      Rejected r = assertThrows(Rejected.class, () -> Requests.validate(type, 8, ask(1, 0, 0, 0, "A100")));
-      assertEquals(ErrorKind.INVALID, r.kind());
-      assertTrue(r.getMessage().contains("not how much of one") && r.getMessage().contains(".gpus(1).gpuModel(\"A100\")"),
-          r.getMessage());
+  void aCpuClusterRefusesEveryAskForGpuNamingIt() {
+    for (ResourceRequest r : new ResourceRequest[] {ask(1, 2, 0, 0, null), ask(1, 0, 250, 0, null), ask(1, 0, 0, 512, "A100")}) {
+      Rejected e = refused(ClusterType.CPU, r);
+      assertEquals(ErrorKind.MISMATCH, e.kind());
+      assertTrue(e.getMessage().startsWith("this is a CPU cluster and the actor asks for " + r.gpuWords() + ": ask for CPUs"),
+          e.getMessage());
     }
-    Rejected cpu = assertThrows(Rejected.class, () -> Requests.validate(ClusterType.CPU, 8, ask(1, 0, 0, 0, "A100")));
-    assertEquals(ErrorKind.MISMATCH, cpu.kind());
-    assertTrue(cpu.getMessage().contains("a GPU of model A100"), cpu.getMessage());
+    assertTrue(refused(ClusterType.CPU, ask(0, 0, 250, 0, null)).getMessage().contains("asks for 0.25 of a GPU"));
+    assertEquals(ResourceRequest.ofCpus(2), Requests.admit(ClusterType.CPU, 8, ask(2, 0, 0, 0, null)));
   }
 
   @Test
-  void aModelWithAnAmountIsPlacedWithIt() {
-    assertEquals(new ResourceRequest(0, 1, 0, 0, "A100"), Requests.validate(ClusterType.GPU, 8, ask(0, 1, 0, 0, "A100")));
-    assertEquals(new ResourceRequest(2, 0, 250, 0, "A100"), Requests.validate(ClusterType.MIXED, 8, ask(2, 0, 250, 0, "A100")));
-    assertEquals(new ResourceRequest(0, 0, 0, 4096, "A100"), Requests.validate(ClusterType.GPU, 8, ask(0, 0, 0, 4096, "A100")));
+  void aGpuClusterRefusesCpuOnlyAsksAndTooManyGpus() {
+    Rejected cpu = refused(ClusterType.GPU, ask(1, 0, 0, 0, null));
+    assertEquals(ErrorKind.MISMATCH, cpu.kind());
+    assertTrue(cpu.getMessage().contains("this is a GPU cluster and the actor asks for no GPUs"), cpu.getMessage());
+    for (ClusterType type : new ClusterType[] {ClusterType.GPU, ClusterType.MIXED}) {
+      Rejected many = refused(type, ask(1, 9, 0, 0, null));
+      assertEquals(ErrorKind.INVALID, many.kind());
+      assertTrue(many.getMessage().contains("at most 8 GPUs and this one asks for 9"), many.getMessage());
+    }
+  }
+
+  @Test
+  void aModelWithAnAmountIsPlacedWithItAndTheMemoryLimitStaysWithTheJob() {
+    assertEquals(new ResourceRequest(0, 1, 0, 0, "A100"), Requests.admit(ClusterType.GPU, 8, ask(1, 1, 0, 0, "A100")));
+    assertEquals(new ResourceRequest(2, 0, 250, 0, "A100"), Requests.admit(ClusterType.MIXED, 8, ask(2, 0, 250, 0, "A100")));
+    assertEquals(new ResourceRequest(0, 0, 0, 4096, "A100"), Requests.admit(ClusterType.GPU, 8, ask(0, 0, 0, 4096, "A100")));
+    assertEquals(ResourceRequest.ofCpus(1), Requests.admit(ClusterType.MIXED, 8, ask(1, 0, 0, 0, null)));
   }
 }

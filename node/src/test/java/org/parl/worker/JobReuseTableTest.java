@@ -47,11 +47,11 @@ class JobReuseTableTest {
     JobProcess next = first.takeBack("a-2", Path.of("logs", "a-2.log"));
     table.ended(first);
     table.add(next);
-    assertEquals(Optional.empty(), table.warm(List.of(1)), "still checking that its actor left nothing");
+    assertEquals(Optional.empty(), WarmPool.best(table.live(), List.of(1)), "still checking that its actor left nothing");
     next.state = JobProcess.State.IDLE;
-    assertEquals(Optional.of(next), table.warm(List.of(1)));
-    assertEquals(Optional.empty(), table.warm(List.of(0)), "another GPU's actor never lands on it");
-    assertEquals(Optional.empty(), table.warm(List.of()), "nor a CPU actor");
+    assertEquals(Optional.of(next), WarmPool.best(table.live(), List.of(1)));
+    assertEquals(Optional.empty(), WarmPool.best(table.live(), List.of(0)), "another GPU's actor never lands on it");
+    assertEquals(Optional.empty(), WarmPool.best(table.live(), List.of()), "nor a CPU actor");
     assertSame(first, table.job("job-1").orElseThrow(), "the first job stays in the history");
   }
 
@@ -67,17 +67,17 @@ class JobReuseTableTest {
     JobProcess once = used.takeBack("b-2", Path.of("logs", "b-2.log"));
     table.ended(used);
     table.add(once);
-    assertEquals(Optional.of(fresh), table.warm(List.of()), "the one served before is still recycling");
+    assertEquals(Optional.of(fresh), WarmPool.best(table.live(), List.of()), "the one served before is still recycling");
     once.state = JobProcess.State.IDLE;
     assertEquals(1, once.actorsServed);
-    assertEquals(Optional.of(once), table.warm(List.of()), "its create and call paths are compiled");
+    assertEquals(Optional.of(once), WarmPool.best(table.live(), List.of()), "its create and call paths are compiled");
     table.reserve(once, job("job-2"));
     JobProcess twice = once.takeBack("b-3", Path.of("logs", "b-3.log"));
     table.ended(once);
     table.add(twice);
     assertEquals(2, twice.actorsServed);
     table.add(process("c-1", List.of()));
-    assertEquals(Optional.of(fresh), table.warm(List.of()), "ready before starting, however often served");
+    assertEquals(Optional.of(fresh), WarmPool.best(table.live(), List.of()), "ready before starting, however often served");
   }
 
   private static Job job(String id) {

@@ -1,5 +1,8 @@
 package org.parl.scheduler;
 
+import org.parl.resources.GpuAmount;
+import org.parl.resources.ResourceRequest;
+
 /**
  * The one thing that stops a request on one worker now, in words that do not name the worker so that
  * alike workers group under one line.
@@ -128,9 +131,9 @@ record Constraint(Stop kind, boolean lasting, String text) {
     }
     if (freeUnits == 0) {
       return new Constraint(Stop.BUSY, false, "no share of its " + Texts.plural(2, Texts.gpuKind(r)) + " free, "
-          + ResourceRequest.shareText(r.gpuShare()) + " asked");
+          + GpuAmount.shareText(r.gpuShare()) + " asked");
     }
-    return new Constraint(Stop.BUSY, false, ResourceRequest.shareText(freeUnits) + " of a GPU free at most, "
-        + ResourceRequest.shareText(r.gpuShare()) + " asked");
+    return new Constraint(Stop.BUSY, false, GpuAmount.shareText(freeUnits) + " of a GPU free at most, "
+        + GpuAmount.shareText(r.gpuShare()) + " asked");
   }
 }

@@ -1,5 +1,7 @@
 package org.parl.scheduler;
 
+import org.parl.resources.ResourceRequest;
+
 /**
  * One GPU (or MIG instance) a worker lends, as its inventory describes it.
  *

@@ -6,6 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import org.parl.resources.Allocation;
+import org.parl.resources.GpuAmount;
+import org.parl.resources.ResourceRequest;
 
 /**
  * The mutable state of one worker of a {@link ResourcePool}: what it lends, what its jobs hold, and
@@ -19,7 +22,7 @@ import java.util.Map;
  */
 final class PoolWorker {
 
-  static final int UNITS = ResourceRequest.UNITS_PER_GPU;
+  static final int UNITS = GpuAmount.UNITS_PER_GPU;
 
   /** One GPU of a worker, as filed in the pool's share index. */
   static final class GpuSlot {

@@ -12,13 +12,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.parl.resources.Allocation;
+import org.parl.resources.GpuAmount;
+import org.parl.resources.ResourceRequest;
 
 /**
  * The CPU/GPU pool of a cluster: which worker lends what, which job holds what, and what is out of
  * service.
  *
  * <p>Plain Java with a single writer: the JobCenter calls it from one event loop, so it uses no locks.
- * Accounting is in integers: a GPU has {@link ResourceRequest#UNITS_PER_GPU} units, a job holding it
+ * Accounting is in integers: a GPU has {@link GpuAmount#UNITS_PER_GPU} units, a job holding it
  * whole holds all of them, and memory budgets are MiB. {@link #checkInvariants()} verifies the
  * accounting exactly; tests call it after every step.
  *
@@ -41,7 +44,7 @@ import java.util.function.Predicate;
  */
 public final class ResourcePool {
 
-  private static final int UNITS = ResourceRequest.UNITS_PER_GPU;
+  private static final int UNITS = GpuAmount.UNITS_PER_GPU;
 
   /** Where a request would go: a worker and the GPU slots on it. */
   record Placement(PoolWorker worker, int[] slots) {}
@@ -465,7 +468,7 @@ public final class ResourcePool {
 
   /**
    * Verifies the accounting exactly: per GPU, the units held are the sum of its jobs' units (whole =
-   * {@link ResourceRequest#UNITS_PER_GPU}) and at most that; the budgets held are their sum and within
+   * {@link GpuAmount#UNITS_PER_GPU}) and at most that; the budgets held are their sum and within
    * its memory; no GPU is held whole and shared; vacant, used and out-of-service GPUs partition each
    * worker's GPUs; CPU counts stay within [0, total]; every allocation belongs to a live worker; and
    * every index files each worker (and GPU) under its current vacancy.

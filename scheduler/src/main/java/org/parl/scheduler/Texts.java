@@ -1,5 +1,8 @@
 package org.parl.scheduler;
 
+import org.parl.resources.GpuAmount;
+import org.parl.resources.ResourceRequest;
+
 /** Small pieces of the sentences the pool writes, so that they read alike everywhere. */
 final class Texts {
 
@@ -32,6 +35,6 @@ final class Texts {
 
   /** A share as users write it: 500 units is "0.5 of a GPU". */
   static String share(int units) {
-    return ResourceRequest.shareText(units) + " of a GPU";
+    return GpuAmount.shareText(units) + " of a GPU";
   }
 }

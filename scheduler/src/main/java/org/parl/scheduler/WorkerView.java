@@ -2,6 +2,7 @@ package org.parl.scheduler;
 
 import java.util.List;
 import java.util.Set;
+import org.parl.resources.GpuAmount;
 
 /**
  * An immutable snapshot of one worker's resources, as published to the cluster map.
@@ -35,7 +36,7 @@ public record WorkerView(
    * One GPU's load.
    *
    * @param index the GPU's id
-   * @param shareUsed units held ({@link ResourceRequest#UNITS_PER_GPU} when held whole)
+   * @param shareUsed units held ({@link GpuAmount#UNITS_PER_GPU} when held whole)
    * @param memoryBudgetMb budgets placed on it, summed
    * @param memoryMb its total memory (0 when unknown)
    * @param drained taken out of service by an operator

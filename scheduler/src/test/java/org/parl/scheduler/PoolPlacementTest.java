@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.parl.resources.Allocation;
+import org.parl.resources.ResourceRequest;
 
 /** Shares, budgets, models, mixed workers and service states. */
 class PoolPlacementTest {
@@ -17,8 +19,7 @@ class PoolPlacementTest {
   private final ResourcePool pool = new ResourcePool();
 
   static ResourceRequest share(double gpus) {
-    int[] split = ResourceRequest.split(gpus);
-    return new ResourceRequest(0, split[0], split[1], 0, null);
+    return ResourceRequest.of(0, gpus, 0, null, 0);
   }
 
   static List<GpuSpec> gpus(String model, long memoryMb, int... indexes) {
@@ -259,17 +260,4 @@ class PoolPlacementTest {
     pool.checkInvariants();
   }
 
-  @Test
-  void splitRejectsAmountsThatAreNotWholeUnits() {
-    assertEquals(250, ResourceRequest.split(0.25)[1]);
-    assertEquals(2, ResourceRequest.split(2)[0]);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ResourceRequest.split(0.0001));
-    assertTrue(e.getMessage().contains("1/1000"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> ResourceRequest.split(1.5));
-    assertTrue(e.getMessage().contains("must be whole"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> ResourceRequest.split(-1));
-    assertTrue(e.getMessage().contains("-1"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> ResourceRequest.split(Double.NaN));
-    assertTrue(e.getMessage().contains("NaN"), e.getMessage());
-  }
 }

@@ -156,6 +156,11 @@ public final class TypedJson {
     if (ours != null) {
       return ours;
     }
+    IllegalArgumentException refused = find(e, IllegalArgumentException.class);
+    if (refused != null && e instanceof JsonMappingException m) {
+      // a value that checks itself where it is built (what an actor asks for) says what is wrong with it
+      return new BadMessageException((m.getPath().isEmpty() ? "" : "field '" + path(m) + "': ") + refused.getMessage());
+    }
     if (e instanceof InvalidTypeIdException t) {
       String id = t.getTypeId();
       // a typed record inside a message is named by its field, and has kinds of its own

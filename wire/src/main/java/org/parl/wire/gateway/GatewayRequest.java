@@ -2,6 +2,7 @@ package org.parl.wire.gateway;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.Checks;
 import org.parl.wire.Required;
@@ -145,7 +146,7 @@ public sealed interface GatewayRequest {
    * @param waitForWorkers whether a request that no worker of the cluster could ever hold waits (up to
    *     {@code timeoutMs}) for a worker that may join, instead of failing at once
    */
-  record Create(@Required long id, ActorResources resources, @Required long timeoutMs, String actorClass,
+  record Create(@Required long id, ResourceRequest resources, @Required long timeoutMs, String actorClass,
       boolean waitForWorkers) implements GatewayRequest {
     public Create {
       Checks.range("id", id, 0, Long.MAX_VALUE);

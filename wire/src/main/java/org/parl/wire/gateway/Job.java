@@ -1,6 +1,8 @@
 package org.parl.wire.gateway;
 
 import java.util.List;
+import org.parl.resources.Allocation;
+import org.parl.resources.GpuAmount;
 import org.parl.wire.Checks;
 
 /**
@@ -10,7 +12,7 @@ import org.parl.wire.Checks;
  * told to the client inside its {@link JobPlacement}.
  *
  * @param gpus the indices of the GPUs it holds, none for a CPU job
- * @param gpuShare thousandths of each of its GPUs it holds: 1000 when whole, 1..999 for a share, 0 for a
+ * @param gpuShare units of each of its GPUs it holds ({@link GpuAmount#UNITS_PER_GPU} when whole, fewer for a share), 0 for a
  *     memory budget alone or a CPU job
  * @param gpuMemoryMb its GPU memory budget on each GPU, or 0
  * @param maxMemoryMb the memory limit of its process, or 0 for none
@@ -35,7 +37,7 @@ public record Job(
     Checks.name("actorClass", actorClass);
     Checks.range("cpus", cpus, 0, 1 << 20);
     gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
-    Checks.range("gpuShare", gpuShare, 0, 1000);
+    Checks.range("gpuShare", gpuShare, 0, GpuAmount.UNITS_PER_GPU);
     Checks.range("gpuMemoryMb", gpuMemoryMb, 0, 1L << 40);
     Checks.range("maxMemoryMb", maxMemoryMb, 0, 1 << 24);
   }
@@ -43,6 +45,6 @@ public record Job(
   /** A job holding CPUs, or whole GPUs, with no GPU memory budget (PARL's two kinds). */
   public Job(String jobId, String clientId, String workerId, String actorClass, int cpus, List<Integer> gpus,
       int maxMemoryMb, long createdAt) {
-    this(jobId, clientId, workerId, actorClass, cpus, gpus, gpus.isEmpty() ? 0 : 1000, 0, maxMemoryMb, createdAt);
+    this(jobId, clientId, workerId, actorClass, cpus, gpus, Allocation.heldUnits(gpus), 0, maxMemoryMb, createdAt);
   }
 }

@@ -2,6 +2,7 @@ package org.parl.wire.gateway;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
+import org.parl.resources.GpuAmount;
 import org.parl.wire.Checks;
 
 /**
@@ -69,7 +70,7 @@ public record WorkerState(
   }
 
   /**
-   * One GPU's load: the thousandths of it held ({@code 1000} when a job holds it whole), the GPU
+   * One GPU's load: the units of it held ({@link GpuAmount#UNITS_PER_GPU} when a job holds it whole), the GPU
    * memory budgets placed on it, and whether it is out of service.
    *
    * @param fault why it is quarantined, or null
@@ -78,7 +79,7 @@ public record WorkerState(
       boolean quarantined, String fault) {
     public GpuShare {
       Checks.range("gpuShares.index", index, 0, Checks.MAX_ID);
-      Checks.range("gpuShares.shareUsed", shareUsed, 0, 1000);
+      Checks.range("gpuShares.shareUsed", shareUsed, 0, GpuAmount.UNITS_PER_GPU);
       Checks.range("gpuShares.memoryBudgetMb", memoryBudgetMb, 0, 1L << 40);
       Checks.range("gpuShares.memoryMb", memoryMb, 0, 1L << 40);
       fault = Checks.text("gpuShares.fault", fault, Checks.MAX_TEXT);

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.parl.resources.ResourceRequest;
 import org.parl.wire.BadMessageException;
 import org.parl.wire.ErrorKind;
 
@@ -32,7 +33,7 @@ class GatewayCodecTest {
       new GatewayRequest.WorkerHello(2),
       new GatewayRequest.MonitorHello(3),
       new GatewayRequest.StatusHello(4),
-      new GatewayRequest.Create(5, new ActorResources(0, 2, 0, 0, null, 512), 30_000, "my.Actor", false),
+      new GatewayRequest.Create(5, new ResourceRequest(0, 2, 0, 0, null, 512), 30_000, "my.Actor", false),
       new GatewayRequest.Kill(6, "job-1"),
       new GatewayRequest.Ping(7),
       new GatewayRequest.ListWaiting(9),
@@ -91,8 +92,17 @@ class GatewayCodecTest {
   }
 
   @Test
+  void whatAnActorAsksForKeepsItsFieldNamesOnTheWire() {
+    ResourceRequest asked = new ResourceRequest(1, 0, 250, 512, "A100", 256);
+    JsonObject create = new JsonObject(Buffer.buffer(GatewayCodec.encode(new GatewayRequest.Create(5, asked, 30_000, "my.Actor", false))));
+    assertEquals(Set.of("cpus", "gpus", "gpuShare", "gpuMemoryMb", "gpuModel", "maxMemoryMb"),
+        create.getJsonObject("resources").fieldNames());
+    assertEquals(250, create.getJsonObject("resources").getInteger("gpuShare"));
+  }
+
+  @Test
   void absentOptionalFieldsTakeTheirDefaults() {
-    assertEquals(new GatewayRequest.Create(8, ActorResources.cpus(1), 30_000, "?", false),
+    assertEquals(new GatewayRequest.Create(8, ResourceRequest.ofCpus(1), 30_000, "?", false),
         GatewayCodec.request(line("{\"type\":\"Create\",\"id\":8,\"resources\":{\"cpus\":1},\"timeoutMs\":30000}")));
     assertEquals(new GatewayRequest.ClientHello(1, "?", "?", null), GatewayCodec.request(line("{\"type\":\"ClientHello\",\"id\":1}")));
   }
@@ -111,7 +121,14 @@ class GatewayCodecTest {
             "field 'resources.cpus' must be an integer", "7"},
         new String[] {"{\"type\":\"Create\",\"id\":8,\"resources\":{\"cpus\":1}}", "field 'timeoutMs' is missing", "8"},
         new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":99999999999}", "field 'timeoutMs' must be between", "9"},
-        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"resources\":{\"maxMemoryMb\":-1}}", "field 'maxMemoryMb'", "9"},
+        new String[] {"{\"type\":\"Create\",\"id\":9,\"timeoutMs\":1,\"resources\":{\"cpus\":1,\"maxMemoryMb\":-1}}",
+            "field 'resources': resource amounts must not be negative (cpus=1, gpus=0, gpuShare=0, gpuMemoryMb=0, maxMemoryMb=-1)", "9"},
+        new String[] {"{\"type\":\"Create\",\"id\":10,\"timeoutMs\":1,\"resources\":{\"gpus\":1,\"gpuShare\":250}}",
+            "field 'resources': an actor asks for whole GPUs or a share of one, not both (1 GPU(s) and 0.25)", "10"},
+        new String[] {"{\"type\":\"Create\",\"id\":10,\"timeoutMs\":1,\"resources\":{\"gpuShare\":1000}}",
+            "field 'resources': a GPU share is between 1 and 999 thousandths of one GPU, not 1000", "10"},
+        new String[] {"{\"type\":\"Create\",\"id\":10,\"timeoutMs\":1,\"resources\":{}}",
+            "field 'resources': a request must ask for at least one CPU or some GPU", "10"},
         new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
         new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
         new String[] {"{\"type\":\"ClientHello\",\"id\":12,\"resumeClientId\":\"c-1\",\"resumeTicket\":\"guess\"}",

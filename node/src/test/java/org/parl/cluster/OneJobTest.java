@@ -1,4 +1,4 @@
-package org.parl.control;
+package org.parl.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -12,8 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.parl.cluster.Addresses;
+import org.parl.control.ControlCodec;
 import org.parl.control.ControlReply.JobStatus;
+import org.parl.control.Dispatcher;
+import org.parl.control.JobView;
 import org.parl.control.WorkerRequest.ReadStatus;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.Job;

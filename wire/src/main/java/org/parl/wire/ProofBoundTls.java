@@ -1,4 +1,4 @@
-package org.parl.client;
+package org.parl.wire;
 
 import java.io.IOException;
 import java.net.Socket;
@@ -15,14 +15,15 @@ import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * The client's TLS, to the master's gateway and on the data path of a cluster started with
- * {@code --encrypt-data}: a blocking JDK socket, whose first handshake in a fresh program costs
- * ~0.2 s less than Netty's TLS handler (BENCHMARKS.md, issue 24). The peer's certificate is accepted
+ * The TLS of a client of the master's gateway ({@link LineSocket}: programs, and the workers, monitors
+ * and commands that ask the gateway how to join) and of the data path of a cluster started with
+ * {@code --encrypt-data}: a blocking JDK socket, whose first handshake in a fresh program is quicker
+ * than Netty's TLS handler's. The peer's certificate is accepted
  * as shown, without a certificate authority: what makes it trustworthy is that both sides' proofs
  * ({@code GatewayAuth}, {@code DataAuth}) are bound to its fingerprint, and only a peer that holds
  * the secret can prove over the certificate the client saw.
  */
-final class ProofBoundTls {
+public final class ProofBoundTls {
 
   private static final String PROTOCOL = "TLSv1.3";
   private static final SSLContext CONTEXT = context();
@@ -30,7 +31,7 @@ final class ProofBoundTls {
   private ProofBoundTls() {}
 
   /** Runs the TLS handshake over a connected socket, within {@code timeoutMs}. */
-  static SSLSocket wrap(Socket plain, String host, int port, int timeoutMs) throws IOException {
+  public static SSLSocket wrap(Socket plain, String host, int port, int timeoutMs) throws IOException {
     SSLSocket s = (SSLSocket) CONTEXT.getSocketFactory().createSocket(plain, host, port, true);
     s.setEnabledProtocols(new String[] {PROTOCOL});
     s.setUseClientMode(true);
@@ -41,7 +42,7 @@ final class ProofBoundTls {
   }
 
   /** The certificate the peer presented on {@code s}, which its proof must be bound to. */
-  static Certificate peerCertificate(SSLSocket s) throws IOException {
+  public static Certificate peerCertificate(SSLSocket s) throws IOException {
     return s.getSession().getPeerCertificates()[0];
   }
 
@@ -49,7 +50,7 @@ final class ProofBoundTls {
    * Does what a fresh JVM's first handshake would otherwise do on the connection's path: loads the
    * providers and the handshake's classes, and makes a first key share.
    */
-  static void warmUp() throws SSLException {
+  public static void warmUp() throws SSLException {
     SSLEngine engine = CONTEXT.createSSLEngine();
     engine.setUseClientMode(true);
     engine.wrap(ByteBuffer.allocate(0), ByteBuffer.allocate(engine.getSession().getPacketBufferSize()));

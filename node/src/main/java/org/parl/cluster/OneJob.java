@@ -1,10 +1,12 @@
-package org.parl.control;
+package org.parl.cluster;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import org.parl.cluster.Addresses;
+import org.parl.control.ControlBus;
+import org.parl.control.ControlReply;
+import org.parl.control.Request;
 
 /**
  * Asks something of one job (its status, its log, to stop it): of the job's own verticle on its
