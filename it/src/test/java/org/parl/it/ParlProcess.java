@@ -193,9 +193,12 @@ public final class ParlProcess implements AutoCloseable {
     process.destroyForcibly();
   }
 
-  /** SIGTERM, as Ctrl-C would; waits for the exit. */
+  /**
+   * SIGTERM, as Ctrl-C would; waits for the exit. Sent through the process handle: {@link Process#destroy()}
+   * also closes the pipes, which would lose what the process prints while it stops.
+   */
   public int stop(Duration timeout) {
-    process.destroy();
+    process.toHandle().destroy();
     return awaitExit(timeout);
   }
 
