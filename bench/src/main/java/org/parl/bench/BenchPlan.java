@@ -5,21 +5,19 @@ package org.parl.bench;
  * --quick} at a shorter run (about 3 minutes on 2 cores with the GPU and cross-host rows).
  * {@code warmupCreates} creates run before the measured ones, then {@code warmupCycles} create+close
  * cycles at full speed: a cluster that has run for a while, and a client that has created actors
- * before, have compiled their create paths (on this machine the median warm create of a new 4-CPU
- * cluster and a new client was 21.8 ms over their first 120 creates, 13.9 and 12.4 ms over the next
- * two 120, 10.2 ms after 300 such cycles: BENCHMARKS.md, issue 24, fifth round).
+ * before, have compiled their create paths (the median warm create of a new cluster and a new
+ * client keeps falling over its first few hundred creates, see docs/benchmarks-history.md).
  * The warm and back-to-back medians take 25 creates or more: single creates on 2 cores spread by
  * 2-3x, and a median of the 5-8 that {@code --quick} took before moved by as much between two runs
  * of the same build as the create path's changes did.
  * GPU creates likewise run {@code gpuWarmupRounds} unmeasured rounds (one actor per GPU) on their
  * new cluster first.
  * Small round trips warm up for at least {@code smallWarmupMs} besides {@code smallWarmup} calls: on a
- * new job the sealed data path's crypto is still interpreted for the first few thousand calls (across
- * hosts the median {@code noop()} of 4 000 counted warm-up calls was 91-130 µs, 32-45 µs a few seconds
- * later on the same actor).
- * Array echoes warm up for {@code arrayWarmupMs} per size as well: the median 1 MB echo of a new
- * actor falls from ~2 ms to ~0.6 ms over its first ~700 calls, as both JVMs compile the copy paths
- * and the client's heap settles.
+ * new job the sealed data path's crypto is still interpreted for the first few thousand calls, and
+ * a count of calls alone can end before the JIT has caught up.
+ * Array echoes warm up for {@code arrayWarmupMs} per size as well: a new actor's array echoes keep
+ * getting faster over their first hundreds of calls, as both JVMs compile the copy paths and the
+ * client's heap settles.
  */
 record BenchPlan(
     String mode,

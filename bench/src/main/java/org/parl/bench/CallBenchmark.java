@@ -68,7 +68,7 @@ final class CallBenchmark {
 
   /**
    * From a client on another host than its actor's job (so no shared memory), next to a plain-TCP
-   * echo between the same two hosts: small round trips, and the 1 MB and 8 MB echoes with issue 12's
+   * echo between the same two hosts: small round trips, and the 1 MB and 8 MB echoes with the
    * target of at most 1.3x the TCP echo of the same size; keyed {@code ..._cross_host}.
    */
   void runAcrossHosts() throws Exception {

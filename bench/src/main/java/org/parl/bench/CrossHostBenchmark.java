@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The rows across hosts (issue 12 item 3: at most 1.3x a TCP echo of the same size): two network
+ * The rows across hosts (target: at most 1.3x a TCP echo of the same size): two network
  * namespaces on a private bridge stand for two hosts ({@link NetnsBed}). Host A (10.77.0.2) runs a
  * master whose local worker lends one CPU, and the plain-TCP echo server; host B (10.77.0.3) runs
  * the client program ({@link CrossHostProbe}), whose actor's job is therefore on another host

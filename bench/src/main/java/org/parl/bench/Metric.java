@@ -8,7 +8,7 @@ import io.vertx.core.json.JsonObject;
  * @param key the name in the JSON line, with its unit ({@code noop_p50_us})
  * @param name what the table calls it
  * @param value the measured value, in {@code unit}
- * @param parl PARL's figure from DESIGN-NOTES, as text, or null
+ * @param parl PARL's published figure, as text, or null
  * @param target the goal, or null for a figure that is only reported
  * @param vsTcp value divided by the plain-TCP figure of the same run, or null
  */

@@ -1,7 +1,7 @@
 package org.parl.bench;
 
 /**
- * A goal from DESIGN-NOTES for one metric: an upper or lower bound, and optionally a bound on the
+ * A goal for one metric (BENCHMARKS.md lists them): an upper or lower bound, and optionally a bound on the
  * ratio to the plain-TCP baseline measured in the same run.
  *
  * @param text how the table shows it

@@ -14,7 +14,7 @@ import org.parl.wire.Frames;
  * Reads the answers of one actor connection. Exactly one thread reads at a time, the holder of the
  * read role: a blocking caller takes it when nobody else reads and reads until its own answer has
  * come (completing the answers of others on the way), so that its reply wakes the thread that
- * waits for it directly, with no hand-over (~10 µs per call here); otherwise the reader thread
+ * waits for it directly, with no hand-over between threads; otherwise the reader thread
  * reads while requests are pending, and parks when none are.
  *
  * <p>Whoever gives the role up while requests are still pending wakes the reader thread, so every

@@ -133,7 +133,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     }
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)
-            // the client serves no files: no class-path file resolver and no file cache to set up (~70 ms at start)
+            // the client serves no files: no class-path file resolver and no file cache to set up at start
             .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false)))
             .build();
     Context ctx = vertx.getOrCreateContext();

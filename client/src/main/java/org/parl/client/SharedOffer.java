@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * takes at most 1/{@value SharedLink#LIMIT_SHARE} of that limit, or is not offered.
  *
  * <p>One per client. After each offer the next area is made ahead ({@link #refill}), off the
- * create's path: making one (a directory, a file, and the sweep of areas dead clients left) takes
- * ~0.7 ms that the next create would otherwise wait for. The spare is removed when the client closes.
+ * create's path: making one (a directory, a file, and the sweep of areas dead clients left) is work
+ * the next create would otherwise wait for. The spare is removed when the client closes.
  */
 final class SharedOffer implements AutoCloseable {
 

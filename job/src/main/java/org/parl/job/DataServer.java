@@ -48,7 +48,7 @@ final class DataServer {
       new ScheduledThreadPoolExecutor(1, r -> RuntimeThreads.create(r, "parl-data-deadlines", true));
   /**
    * The connections' threads: one is started before the client connects, so that its handshake
-   * does not wait for a thread to start (~0.5 ms on a busy host); more are started for concurrent
+   * does not wait for a thread to start; more are started for concurrent
    * connections, at most one per pending handshake plus the session's.
    */
   private final ThreadPoolExecutor connections;

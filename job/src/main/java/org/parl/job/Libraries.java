@@ -18,7 +18,7 @@ import java.util.List;
  * that an idle job never opens them. The JVM keeps the central directory of every jar it opened on
  * its heap, and a job's first HMAC (the JDK's {@code JceSecurity} makes an {@code http} URL, whose
  * handler lookup reads the services of every jar of the system class path) opened all of them:
- * about 2.5 MB of an idle job, and 15-30 ms to open them again at an actor's first lookup. The
+ * megabytes of an idle job's heap, and time again at an actor's first lookup. The
  * loader is kept for the next actors of a reused process.
  */
 final class Libraries {

@@ -38,7 +38,7 @@ final class WarmUp {
   private static final int ROUNDS = 40;
   /**
    * Full records sealed and opened: enough for the JIT to compile AES-GCM (early in a job, see
-   * {@code JobLauncher.CRYPTO_JIT}), about 20 ms here; compiled, a job's first large arrays are as fast as its later ones.
+   * {@code JobLauncher.CRYPTO_JIT}) while the job is idle; compiled, a job's first large arrays are as fast as its later ones.
    */
   private static final int SEALED_RECORDS = 128;
 

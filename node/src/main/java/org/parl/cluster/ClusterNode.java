@@ -20,7 +20,7 @@ import org.parl.tls.TlsPolicy;
 
 /**
  * A clustered Vert.x instance on Hazelcast: what a master, a worker or a monitor process runs.
- * Clients and job processes are not members (see DESIGN-NOTES: they would pay a join per start).
+ * Clients and job processes are not members (they would pay a cluster join per start).
  *
  * <p>The event bus between nodes is TLS with client authentication required, from the keys
  * derived from the cluster token: a process without the token may join Hazelcast (if it learnt

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * before it was ever written is not written at all. Used from the owner's context only.
  *
  * <p>A batch is built and sent after the owner's current task, not inside it: signing and
- * serialising records (about 0.5 ms a key on a small host) then never delays what the task answers,
+ * serialising records (noticeable per key on a small host) then never delays what the task answers,
  * such as a JobCenter's grant, and the changes of one task go in one batch.
  *
  * <p>On a Hazelcast cluster the batch goes straight to the map, its completions run on the owner's

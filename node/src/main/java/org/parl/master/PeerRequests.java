@@ -11,7 +11,7 @@ import org.parl.wire.ErrorKind;
 
 /**
  * Requests in flight to other nodes, by node, so that they fail as soon as that node is known to
- * be gone. The event bus itself would let them wait for their send timeout (DESIGN-NOTES).
+ * be gone. The event bus itself would let them wait for their send timeout.
  * Used from one context only.
  */
 final class PeerRequests {

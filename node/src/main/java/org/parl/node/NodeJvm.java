@@ -13,7 +13,7 @@ import java.util.List;
  * these on Java 17+ and works, with a warning, without them. The one list is
  * {@code config/hazelcast-jvm.args} (a java {@code @argfile}): {@code bin/parl} and the cluster
  * tests pass that file, and this class reads the copy inside the jar. Job processes and clients do
- * not get them (they cost ~25 ms of start-up).
+ * not get them (opening the modules slows every start).
  */
 public final class NodeJvm {
 

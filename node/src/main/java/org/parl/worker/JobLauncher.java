@@ -51,9 +51,8 @@ final class JobLauncher {
 
   /**
    * The JIT compiles the JDK's AES-GCM early, after a hundredth of its usual count of calls: until it
-   * is compiled with its intrinsics it runs at about 50 MB/s, and a new job's first 8 MB arrays on a
-   * sealed connection took 0.3-1.3 s each (BENCHMARKS.md, "Frame integrity and the JIT"). Also given
-   * to clients by {@code bin/parl run}.
+   * is compiled with its intrinsics it is many times slower, and a new job's first large arrays on a
+   * sealed connection would crawl. Also given to clients by {@code bin/parl run}.
    */
   static final List<String> CRYPTO_JIT = List.of("-XX:CompileCommand=quiet",
       "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.*::*,0.01");
@@ -229,14 +228,13 @@ final class JobLauncher {
     cmd.add("-Xms8m");
     // grow the heap eagerly under load (large arrays would otherwise cost a full GC per call)
     // while an idle job keeps a small one: with 50, a job whose heap had settled at 24 MB during a
-    // run of 1 MB arrays never grew again and ran a full collection for every 8 MB argument after
-    // (8 MB echo 15-18 ms; 4.6 ms with 75, for the same idle resident memory: committed heap that
-    // nothing touches is not resident)
+    // run of small arrays never grew again and ran a full collection for every large argument after;
+    // 75 costs no idle resident memory (committed heap that nothing touches is not resident)
     cmd.add("-XX:MinHeapFreeRatio=75");
     cmd.add("-XX:MaxHeapFreeRatio=90");
     // half the heap young, so that once it has grown an 8 MB array fits in eden and dies in a young
-    // collection: with the default third, a job whose live heap is small (4 MB) stayed at 24 MB and ran
-    // a full collection for every 8 MB argument (8 MB echo 19 ms, 5.7 ms with this; idle +1.5 MB)
+    // collection: with the default third, a job whose live heap is small stayed small and ran a full
+    // collection for every large argument
     cmd.add("-XX:NewRatio=1");
     cmd.add("-Xss512k");
     cmd.add("-XX:+ExitOnOutOfMemoryError");

@@ -15,8 +15,8 @@ import java.util.List;
  *
  * <p>The elements of large primitive arrays at the end of a payload ({@link Tail}) are not copied
  * into the buffer: {@link #writeFrame} copies them from the arrays themselves, a piece at a time,
- * into a small buffer that stays in the CPU's cache. Staging megabytes in the frame first cost
- * a third of an 8 MB echo on the socket path (BENCHMARKS.md, "Issue 12, fourth round"). Anything
+ * into a small buffer that stays in the CPU's cache: staging megabytes in the frame first would
+ * copy them once more, through memory rather than the cache. Anything
  * written after them, and {@link #array()} and {@link #position()}, copy them in first, so the bytes
  * are always in order; a frame handed to another thread to write copies them in too
  * ({@link #copyArraysIn}), so that a caller who changes an array after the call returned changes

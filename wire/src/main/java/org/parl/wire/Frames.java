@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  *
  * Both ends use plain blocking sockets: the job serves its single client on one thread, and a
  * client call is written by the calling thread itself, so a call costs no thread hop on the way
- * out (DESIGN-NOTES measured ~23 µs per hop on this kind of machine).
+ * out (a hop between threads costs about as much as the rest of a small call).
  *
  * <p>A connection opens with the client's {@link #HELLO}, proven over the nonce the job handed out
  * with its placement, and the job's answer, as described in {@link DataAuth}; until it has succeeded a frame may carry at

@@ -19,12 +19,11 @@ import javax.crypto.Cipher;
  * no copy beyond the one a send buffer makes anyway; large arrays written in pieces
  * ({@link FrameBuffer}) are sealed piece by piece.
  *
- * <p>Records are small (8 KiB) for the JIT's sake, not the wire's: the JDK's AES-GCM runs at about
- * 50 MB/s until the JIT has compiled it with its intrinsics, which it does after some thousands of
- * records. With 256 KiB records a new process moved about 100 MB that slowly (the first 8 MB echoes
- * of a new client and job took 0.3-1.3 s each, against 20-60 ms before frame integrity); with 8 KiB
- * records the JIT compiles it within the first 16 MB, at the same speed once compiled
- * (BENCHMARKS.md, "Frame integrity and the JIT"). Not thread-safe: writers serialise their access.
+ * <p>Records are small (8 KiB) for the JIT's sake, not the wire's: the JDK's AES-GCM is slow until
+ * the JIT has compiled it with its intrinsics, which it does after a count of records, not of bytes.
+ * With large records a new process would move a great deal of data at the slow speed before that;
+ * with small ones the JIT compiles it within the first megabytes, and once compiled both sizes run
+ * at the same speed. Not thread-safe: writers serialise their access.
  */
 public final class SealedOutput extends OutputStream {
 
