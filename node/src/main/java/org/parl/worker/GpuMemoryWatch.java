@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.parl.job.tree.JobTree;
+import org.parl.worker.gpu.GpuInventory;
+import org.parl.worker.gpu.GpuProcesses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -24,6 +24,7 @@ import org.parl.limits.LimitSettings;
 import org.parl.security.PrivatePaths;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.Frames;
+import org.parl.worker.gpu.GpuAllocation;
 
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags),

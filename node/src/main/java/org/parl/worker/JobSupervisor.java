@@ -25,6 +25,7 @@ import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobControl;
 import org.parl.wire.gateway.Job;
+import org.parl.worker.gpu.GpuAllocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -39,6 +39,11 @@ import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.JobPlacement;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuHealthWatch;
+import org.parl.worker.gpu.GpuHolds;
+import org.parl.worker.gpu.GpuInventory;
+import org.parl.worker.gpu.GpuLocks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -189,7 +194,7 @@ public final class WorkerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, node.records());
-    health = new GpuHealthWatch(settings);
+    health = new GpuHealthWatch(settings.workerId(), settings.gpus(), settings.gpuDevices());
     fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
       if (m.body() instanceof MastersChanged e) {
@@ -309,7 +314,7 @@ public final class WorkerVerticle extends VerticleBase {
     String holder = "worker " + settings.workerId() + " of the cluster at "
         + masters.get().active().map(MasterRecord::address).orElse("an unknown master") + ", pid " + ProcessHandle.current().pid();
     return vertx.executeBlocking(() -> {
-      gpuLocks = GpuLocks.claim(GpuLocks.folder(), GpuLocks.units(settings), holder);
+      gpuLocks = GpuLocks.claim(GpuLocks.folder(), GpuLocks.units(settings.gpus(), settings.gpuDevices()), holder);
       return null;
     });
   }

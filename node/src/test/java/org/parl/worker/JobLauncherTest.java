@@ -20,6 +20,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.parl.wire.ClassPaths;
+import org.parl.worker.gpu.GpuAllocation;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuHealth;
 
 /** The command, environment and files of a job process, as built before it starts. */
 class JobLauncherTest {
