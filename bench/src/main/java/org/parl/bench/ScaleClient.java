@@ -1,22 +1,13 @@
 package org.parl.bench;
 
 import io.vertx.core.buffer.Buffer;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
-import javax.net.ssl.SSLSocket;
 import org.parl.net.HostPort;
-import org.parl.node.AnyCertificate;
 import org.parl.resources.ResourceRequest;
 import org.parl.security.ClusterToken;
-import org.parl.wire.JsonLines;
+import org.parl.wire.LineSocket;
 import org.parl.wire.gateway.ClientHandshake;
 import org.parl.wire.gateway.GatewayAuth;
 import org.parl.wire.gateway.GatewayCodec;
@@ -24,9 +15,10 @@ import org.parl.wire.gateway.GatewayReply;
 import org.parl.wire.gateway.GatewayRequest;
 
 /**
- * One client of the master's gateway for the scale benchmark, speaking its typed protocol over a
- * blocking TLS socket from one thread: it authenticates with the cluster token and says hello as a
- * client does, then allocates a job ({@code Create}) and releases it ({@code Kill}), one at a time.
+ * One client of the master's gateway for the scale benchmark, speaking its typed protocol on the
+ * gateway clients' one transport ({@link LineSocket}) from one thread: it authenticates with the
+ * cluster token (its proof, and the gateway's, bound to the certificate the gateway showed) and says
+ * hello as a client does, then allocates a job ({@code Create}) and releases it ({@code Kill}), one at a time.
  * A release counts once the gateway answered the kill and told that the job ended (the JobCenter
  * has taken its resources back).
  */
@@ -36,27 +28,18 @@ final class ScaleClient implements AutoCloseable {
   private static final int READ_TIMEOUT_MS = 30_000;
   private static final long RESOURCE_WAIT_MS = 30_000;
 
-  private final SSLSocket socket;
-  private final InputStream in;
-  private final OutputStream out;
+  private final LineSocket socket;
   /** Jobs whose end the gateway told before the kill's answer came. */
   private final Set<String> endedEarly = new HashSet<>();
   private long nextId = 1;
 
   ScaleClient(HostPort master, ClusterToken token) throws IOException {
-    Socket plain = new Socket();
+    socket = LineSocket.open(master, CONNECT_TIMEOUT_MS, READ_TIMEOUT_MS);
     try {
-      plain.connect(new InetSocketAddress(master.host(), master.port()), CONNECT_TIMEOUT_MS);
-      plain.setSoTimeout(READ_TIMEOUT_MS);
-      plain.setTcpNoDelay(true);
-      socket = (SSLSocket) AnyCertificate.context().getSocketFactory().createSocket(plain, master.host(), master.port(),
-          true);
-      socket.startHandshake();
-      in = new BufferedInputStream(socket.getInputStream());
-      out = socket.getOutputStream();
+      socket.readTimeout(READ_TIMEOUT_MS);
       hello(master, token);
     } catch (IOException | RuntimeException e) {
-      plain.close();
+      socket.close();
       throw e;
     }
   }
@@ -66,7 +49,7 @@ final class ScaleClient implements AutoCloseable {
     if (!(read() instanceof GatewayReply.Challenge challenge)) {
       throw new IOException("the master at " + master + " did not start authentication");
     }
-    ClientHandshake handshake = new ClientHandshake(token, GatewayAuth.fingerprint(socket.getSession().getPeerCertificates()[0]));
+    ClientHandshake handshake = new ClientHandshake(token, GatewayAuth.fingerprint(socket.peerCertificate()));
     write(handshake.answer(challenge, nextId++));
     if (!(read() instanceof GatewayReply.Authenticated proven) || !handshake.verify(proven)) {
       throw new IOException("the master at " + master + " refused the token or did not prove it holds it");
@@ -111,22 +94,15 @@ final class ScaleClient implements AutoCloseable {
   }
 
   private void write(GatewayRequest r) throws IOException {
-    byte[] json = GatewayCodec.encode(r);
-    byte[] line = Arrays.copyOf(json, json.length + 1);
-    line[json.length] = '\n';
-    out.write(line);
-    out.flush();
+    socket.writeLine(GatewayCodec.encode(r));
   }
 
   private GatewayReply read() throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream(256);
-    for (int b = in.read(); b != '\n'; b = in.read()) {
-      if (b < 0 || line.size() >= JsonLines.MAX_LINE) {
-        throw new IOException("the master closed the connection");
-      }
-      line.write(b);
+    byte[] line = socket.readLine();
+    if (line == null) {
+      throw new IOException("the master closed the connection");
     }
-    return GatewayCodec.reply(Buffer.buffer(line.toByteArray()));
+    return GatewayCodec.reply(Buffer.buffer(line));
   }
 
   @Override

@@ -20,7 +20,7 @@ import org.parl.node.LocalWorker;
 import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
 import org.parl.wire.gateway.WorkerState;
-import org.parl.worker.GpuInventory;
+import org.parl.worker.gpu.GpuInventory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

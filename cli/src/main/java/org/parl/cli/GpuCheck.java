@@ -13,8 +13,8 @@ import org.parl.demo.LearnerImpl;
 import org.parl.node.LocalWorker;
 import org.parl.node.MasterNode;
 import org.parl.security.ClusterToken;
-import org.parl.worker.GpuDevice;
-import org.parl.worker.GpuInventory;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuInventory;
 
 /**
  * What {@code bin/gpu-check} runs on a machine with NVIDIA GPUs (never in CI): prints the GPU

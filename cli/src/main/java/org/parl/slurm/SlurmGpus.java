@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.parl.node.NodeFailure;
-import org.parl.worker.GpuDevice;
-import org.parl.worker.GpuInventory;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuInventory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,8 +3,8 @@ package org.parl.slurm;
 import org.parl.control.ClusterType;
 import org.parl.node.LocalWorker;
 import org.parl.node.NodeFailure;
-import org.parl.worker.GpuInventory;
 import org.parl.worker.WorkerSettings;
+import org.parl.worker.gpu.GpuInventory;
 
 /**
  * What a worker started by {@code parl worker --slurm} lends: on a CPU cluster the CPUs the allocation

@@ -9,8 +9,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import org.parl.command.TimedCommand;
 import org.parl.node.NodeFailure;
-import org.parl.worker.TimedCommand;
 
 /**
  * The nodes of an allocation and their addresses, from Slurm itself: {@code scontrol show hostnames}

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.parl.command.TimedCommand;
 import org.parl.node.NodeFailure;
 import org.parl.security.ClusterToken;
-import org.parl.worker.TimedCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.parl.node.NodeFailure;
-import org.parl.worker.GpuDevice;
-import org.parl.worker.GpuInventory;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuInventory;
 
 class SlurmGpusTest {
 

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.UUID;
 import org.parl.control.ClusterType;
 import org.parl.net.Hostnames;
-import org.parl.worker.GpuDevice;
-import org.parl.worker.GpuInventory;
 import org.parl.worker.WorkerSettings;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuInventory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -49,7 +49,7 @@ final class ControlServer {
   private final JobTable table;
   private final long deadlineMs;
   /** Where a ready process's other messages go (a reused process's release, its ready again, why it is not reused). */
-  private BiConsumer<JobProcess, JobControl.ToWorker> afterReady = (p, msg) -> log.debug("job process {} said {}", p.slot, msg);
+  private BiConsumer<JobProcess, JobControl.ToWorker> afterReady = (p, msg) -> log.debug("job process {} said {}", p.slot(), msg);
   private Vertx vertx;
   private int port;
   private int unauthenticated;
@@ -91,9 +91,9 @@ final class ControlServer {
 
   /** Sends a message to a process that is connected; one that is not yet has nothing to hear. */
   static void send(JobProcess p, JobControl.ToJob msg) {
-    if (p.controlOut != null) {
+    if (p.controlOut() != null) {
       byte[] json = JobControlCodec.encode(msg);
-      p.controlOut.write(Buffer.buffer(json.length + 1).appendBytes(json).appendByte((byte) '\n'));
+      p.controlOut().write(Buffer.buffer(json.length + 1).appendBytes(json).appendByte((byte) '\n'));
     }
   }
 
@@ -139,7 +139,7 @@ final class ControlServer {
       link.uncount();
       vertx.cancelTimer(link.timer);
       if (link.bound != null) {
-        link.bound.latest().owner().linkClosed();
+        link.bound.latest().linkClosed();
       }
     });
     JsonLines.readLines(socket, line -> onLine(link, line.getBytes()), bad -> socket.close());
@@ -161,7 +161,7 @@ final class ControlServer {
       if (!JobControlCodec.isObject(line)) {
         link.socket.close();
       } else if (link.bound != null) {
-        log.debug("job process {} sent a control message the worker does not take: {}", link.bound.latest().slot, why);
+        log.debug("job process {} sent a control message the worker does not take: {}", link.bound.latest().slot(), why);
       } else {
         log.warn("refused a control connection whose {} did not decode: {}", link.proven == null ? "hello" : "ready", why);
         link.socket.close();
@@ -175,11 +175,11 @@ final class ControlServer {
     if (link.bound != null) {
       JobProcess p = link.bound.latest();
       if (msg instanceof JobControl.Pong pong) {
-        p.owner().ponged(pong.calls());
+        p.ponged(pong.calls());
       } else if (msg instanceof JobControl.Exiting) {
-        p.owner().exiting();
+        p.saidExiting();
       } else if (msg instanceof JobControl.Stopping stopping) {
-        p.owner().stopping(stopping.cause());
+        p.saidStopping(stopping.cause());
       } else {
         afterReady.accept(p, msg);
       }
@@ -206,24 +206,24 @@ final class ControlServer {
     JobProcess p = table.live(slot);
     byte[] jobNonce = hello == null ? null : DataAuth.bytes32(hello.nonce());
     byte[] proof = hello == null ? null : DataAuth.bytes32(hello.proof());
-    if (hello == null || p == null || p.state != JobProcess.State.STARTING || p.control != null
-        || jobNonce == null || !ControlAuth.verifyHello(p.secret, proof, link.nonce, jobNonce, slot)) {
+    if (hello == null || p == null || p.state() != JobProcess.State.STARTING || p.linked()
+        || jobNonce == null || !ControlAuth.verifyHello(p.secret(), proof, link.nonce, jobNonce, slot)) {
       log.warn("refused a control connection that did not prove it is one of this worker's job processes");
       return null;
     }
     JsonLines.write(link.socket, JobControlCodec.encode(
-        new JobControl.Welcome(HexFormat.of().formatHex(ControlAuth.welcomeProof(p.secret, link.nonce, jobNonce, slot)))));
+        new JobControl.Welcome(HexFormat.of().formatHex(ControlAuth.welcomeProof(p.secret(), link.nonce, jobNonce, slot)))));
     return p;
   }
 
   /** After its proof, a job's first message must be its ready, from the process the worker started. */
   private JobProcess ready(NetSocket socket, JobProcess p, JobControl.ToWorker msg) {
-    if (p.state != JobProcess.State.STARTING || p.control != null || !(msg instanceof JobControl.Ready ready)
-        || !p.slot.equals(ready.slot()) || ready.pid() != p.pid() || DataAuth.bytes32(ready.token()) == null) {
-      log.warn("refused the ready of job process {}: not the process this worker started, or not a ready", p.slot);
+    if (p.state() != JobProcess.State.STARTING || p.linked() || !(msg instanceof JobControl.Ready ready)
+        || !p.slot().equals(ready.slot()) || ready.pid() != p.pid() || DataAuth.bytes32(ready.token()) == null) {
+      log.warn("refused the ready of job process {}: not the process this worker started, or not a ready", p.slot());
       return null;
     }
-    p.owner().ready(socket, new WriteBound(vertx, socket, socket, "job process " + p.slot + " (control link)",
+    p.becameReady(socket, new WriteBound(vertx, socket, socket, "job process " + p.slot() + " (control link)",
         () -> WriteBound.abort(socket)), ready);
     return p;
   }

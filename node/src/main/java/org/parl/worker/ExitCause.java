@@ -12,18 +12,18 @@ final class ExitCause {
 
   /** @param code the process's exit status */
   static String of(JobProcess p, int code) {
-    if (p.killCause != null) {
-      return p.killCause;
+    if (p.killCause() != null) {
+      return p.killCause();
     }
-    if (p.stopCause != null) {
-      return p.stopCause;
+    if (p.stopCause() != null) {
+      return p.stopCause();
     }
     if (code == 0) {
       return "the job process ended";
     }
-    if (code == JobLauncher.OOM_EXIT && !p.exitedItself) {
-      return p.memoryLimitMb > 0
-          ? "memory limit: its Java heap filled maxMemoryMb=" + p.memoryLimitMb + " (OutOfMemoryError)"
+    if (code == JobLauncher.OOM_EXIT && !p.exitedItself()) {
+      return p.memoryLimitMb() > 0
+          ? "memory limit: its Java heap filled maxMemoryMb=" + p.memoryLimitMb() + " (OutOfMemoryError)"
           : "it ran out of Java heap (OutOfMemoryError)";
     }
     if (code > 128) {

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.parl.job.tree.JobTree;
+import org.parl.worker.gpu.GpuInventory;
+import org.parl.worker.gpu.GpuProcesses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +47,8 @@ final class GpuMemoryWatch {
   private void check() {
     Map<JobProcess, JobTree> budgeted = new HashMap<>();
     table.live().forEach(p -> {
-      if (p.job != null && p.job.gpuMemoryMb() > 0 && p.tree != null && p.state != JobProcess.State.ENDED) {
-        budgeted.put(p, p.tree);
+      if (p.job() != null && p.job().gpuMemoryMb() > 0 && p.tree() != null && p.state() != JobProcess.State.ENDED) {
+        budgeted.put(p, p.tree());
       }
     });
     if (budgeted.isEmpty() || reading) {
@@ -77,9 +79,9 @@ final class GpuMemoryWatch {
       }
       lastProblem = o.problem();
       o.use().forEach((p, perGpu) -> perGpu.forEach((gpu, mb) -> {
-        if (mb > p.job.gpuMemoryMb() && p.state != JobProcess.State.ENDED && p.killCause == null) {
+        if (mb > p.job().gpuMemoryMb() && p.state() != JobProcess.State.ENDED && p.killCause() == null) {
           kill.accept(p, "GPU memory budget: its processes use " + mb + " MiB of GPU " + gpu + ", over gpuMemoryMb="
-              + p.job.gpuMemoryMb());
+              + p.job().gpuMemoryMb());
         }
       }));
     });

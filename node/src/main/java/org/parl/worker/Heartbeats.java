@@ -29,8 +29,8 @@ final class Heartbeats {
 
   private void round(long now) {
     for (JobProcess p : table.live().toList()) {
-      if (p.state == JobProcess.State.IDLE || p.state == JobProcess.State.ASSIGNED) {
-        if (now - p.lastPong > HUNG_MS) {
+      if (p.state() == JobProcess.State.IDLE || p.state() == JobProcess.State.ASSIGNED) {
+        if (now - p.lastPong() > HUNG_MS) {
           kill.accept(p, "the job process stopped answering for " + HUNG_MS / 1000 + " s");
         } else {
           ControlServer.send(p, new JobControl.Ping());

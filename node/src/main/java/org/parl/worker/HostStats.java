@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuInventory;
 
 /**
  * What a worker reports about its host every few seconds: memory, load, what its disk caps hold

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.parl.worker.gpu.GpuAllocation;
 
 /**
  * The environment of a job process: an allow-list of the worker's variables, then the job's GPUs.

@@ -24,6 +24,7 @@ import org.parl.limits.LimitSettings;
 import org.parl.security.PrivatePaths;
 import org.parl.wire.ClassPaths;
 import org.parl.wire.Frames;
+import org.parl.worker.gpu.GpuAllocation;
 
 /**
  * Builds and starts the command of a job process: a plain JVM (no Hazelcast, none of its flags),
@@ -189,16 +190,16 @@ final class JobLauncher {
    * of {@code job} (its verticle takes what this returns, on the worker's context).
    */
   Started start(JobProcess job, int controlPort) throws IOException {
-    PrivatePaths.createDirectories(job.workDir);
-    PrivatePaths.createFileIfAbsent(job.log); // 0600 before the process appends to it
+    PrivatePaths.createDirectories(job.workDir());
+    PrivatePaths.createFileIfAbsent(job.log()); // 0600 before the process appends to it
     String secrets = secrets(job);
     Process p = command(job, controlPort).start();
     JobOutput output;
     try {
-      output = JobOutput.start(p.getInputStream(), job.log, logMaxBytes, job.slot);
+      output = JobOutput.start(p.getInputStream(), job.log(), logMaxBytes, job.slot());
     } catch (IOException e) {
       p.destroyForcibly();
-      throw new IOException("could not open the log " + job.log + " of a new job process: " + e.getMessage(), e);
+      throw new IOException("could not open the log " + job.log() + " of a new job process: " + e.getMessage(), e);
     }
     try (OutputStream in = p.getOutputStream()) {
       in.write(secrets.getBytes(StandardCharsets.US_ASCII));
@@ -214,7 +215,7 @@ final class JobLauncher {
    * data port's TLS identity (a fresh key for this process alone).
    */
   static String secrets(JobProcess job) {
-    return job.secret.hex() + "\n" + (job.encryptData ? JobKeys.tlsLine() : "plain") + "\n";
+    return job.secret().hex() + "\n" + (job.encryptData() ? JobKeys.tlsLine() : "plain") + "\n";
   }
 
   /** The process as it will be started: command line, environment, working directory and output. */
@@ -243,10 +244,10 @@ final class JobLauncher {
       // give back to the OS what C libraries freed (the JIT's arenas above all): about 4 MB of an idle job
       cmd.add("-XX:TrimNativeHeapInterval=" + TRIM_INTERVAL_MS);
     }
-    if (job.memoryLimitMb > 0) {
-      cmd.add("-Xmx" + heapMb(job.memoryLimitMb) + "m");
+    if (job.memoryLimitMb() > 0) {
+      cmd.add("-Xmx" + heapMb(job.memoryLimitMb()) + "m");
     }
-    if (!job.warmUp) {
+    if (!job.warmUp()) {
       // a process needed at once starts from the archive (about twice as fast); warm-pool
       // processes do not use it: measured here, their first actor was then created more slowly
       cmd.addAll(archive().options());
@@ -255,13 +256,13 @@ final class JobLauncher {
     cmd.add("-cp");
     cmd.add(jobClassPath());
     cmd.add("org.parl.job.JobMain");
-    cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot, "--host", host,
-        "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp),
+    cmd.addAll(List.of("--worker", "127.0.0.1:" + controlPort, "--slot", job.slot(), "--host", host,
+        "--blobs", blobs.toString(), "--warm-up", String.valueOf(job.warmUp()),
         "--code-cache-max-bytes", String.valueOf(codeCacheMaxBytes)));
-    if (job.memoryLimitMb > 0) {
-      cmd.addAll(List.of("--memory-limit-mb", String.valueOf(job.memoryLimitMb)));
+    if (job.memoryLimitMb() > 0) {
+      cmd.addAll(List.of("--memory-limit-mb", String.valueOf(job.memoryLimitMb())));
     }
-    List<String> uuids = gpuAllocation.uuids(job.gpus);
+    List<String> uuids = gpuAllocation.uuids(job.gpus());
     if (!uuids.isEmpty()) {
       // not a secret; the job's environment holds no PARL_* variable, so it comes on the command line
       cmd.addAll(List.of("--gpu-uuids", String.join(",", uuids)));
@@ -270,11 +271,11 @@ final class JobLauncher {
       cmd.addAll(List.of("--libraries", libraries()));
     }
     ProcessBuilder pb = new ProcessBuilder(cmd)
-        .directory(job.workDir.toFile())
+        .directory(job.workDir().toFile())
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.PIPE) // into its log through the worker, capped (JobOutput)
         .redirectInput(ProcessBuilder.Redirect.PIPE);
-    JobEnvironment.apply(pb.environment(), passedEnv, gpuAllocation.visibleDevices(job.gpus));
+    JobEnvironment.apply(pb.environment(), passedEnv, gpuAllocation.visibleDevices(job.gpus()));
     return pb;
   }
 

@@ -25,6 +25,7 @@ import org.parl.security.SignedRecords;
 import org.parl.wire.DataAuth;
 import org.parl.wire.JobControl;
 import org.parl.wire.gateway.Job;
+import org.parl.worker.gpu.GpuAllocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +36,10 @@ import org.slf4j.LoggerFactory;
  * {@link JobTable} remembers them all. A process whose actor was closed cleanly is taken back
  * into the warm pool for the next actor ({@link #released}), in its same GPUs.
  *
- * <p>It changes no process's state itself: each process has a {@link JobVerticle}, deployed when
- * its life starts and undeployed when it is over, which it tells what happened. Used on the worker
- * verticle's context only; the blocking parts (starting a process, reading /proc, files) run on
- * worker threads.
+ * <p>It tells each process what happened ({@link JobProcess}'s methods, the only ones that change its
+ * state); each process has a {@link JobVerticle}, deployed when its life starts and undeployed when it
+ * is over. Used on the worker verticle's context only; the blocking parts (starting a process,
+ * reading /proc, files) run on worker threads.
  */
 final class JobSupervisor {
 
@@ -120,7 +121,7 @@ final class JobSupervisor {
     launcher.codeCacheMaxBytes(limits.codeCacheMaxBytes());
     launcher.logMaxBytes(limits.logMaxBytes());
     new LogJanitor(settings.workDir().resolve("logs"), TimeUnit.HOURS.toMillis(limits.logKeepHours()),
-        limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log).collect(Collectors.toSet()));
+        limits.logKeepEnded()).start(vertx, () -> table.live().map(p -> p.log()).collect(Collectors.toSet()));
   }
 
   /**
@@ -156,8 +157,7 @@ final class JobSupervisor {
     String slot = nextSlot();
     JobProcess p = new JobProcess(slot, gpus, memoryLimitMb, warmUp, logFile(slot), settings.workDir().resolve("jobs").resolve(slot),
         encryptData);
-    JobVerticle owner = p.owner();
-    owner.deployFrom(context);
+    p.verticle().deployFrom(context);
     table.add(p);
     vertx.executeBlocking(() -> {
       JobLauncher.Started started = launcher.start(p, control.port());
@@ -165,18 +165,18 @@ final class JobSupervisor {
     }).onComplete(ar -> {
       if (ar.failed()) {
         table.ended(p);
-        owner.failedToStart(ar.cause().getMessage());
-        owner.gone();
+        p.failedToStart(ar.cause().getMessage());
+        p.verticle().gone();
         return;
       }
-      owner.started(ar.result().launched().process(), ar.result().launched().output(), ar.result().tree());
-      p.process.onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
+      p.started(ar.result().launched().process(), ar.result().launched().output(), ar.result().tree());
+      p.process().onExit().thenRun(() -> context.runOnContext(v -> exited(p)));
     });
     if (warmUp) {
-      p.ready.future().onSuccess(pool::trim);
+      p.whenReady().onSuccess(pool::trim);
     }
     vertx.setTimer(READY_TIMEOUT_MS, t -> {
-      if (p.state == JobProcess.State.STARTING) {
+      if (p.state() == JobProcess.State.STARTING) {
         kill(p, "did not start within " + READY_TIMEOUT_MS / 1000 + " s");
       }
     });
@@ -198,13 +198,13 @@ final class JobSupervisor {
 
   /** Tells a ready process which job it runs (for its log) and marks it assigned. */
   void assign(JobProcess p) {
-    p.owner().assigned();
+    p.assigned();
   }
 
   /** Kills the process of a job; false when no such job runs here. */
   boolean kill(String jobId, String cause) {
     JobProcess p = table.job(jobId).orElse(null);
-    if (p == null || p.state == JobProcess.State.ENDED) {
+    if (p == null || p.state() == JobProcess.State.ENDED) {
       return false;
     }
     kill(p, cause);
@@ -216,7 +216,7 @@ final class JobSupervisor {
    * cause given, if several) once they are all gone.
    */
   void kill(JobProcess p, String cause) {
-    p.owner().kill(cause);
+    p.kill(cause);
   }
 
   /** The warm processes, which start the ones an actor takes without a JVM start. */
@@ -287,15 +287,15 @@ final class JobSupervisor {
     if (msg instanceof JobControl.GpuMismatch mismatch) {
       // the job sends it once, from the create that found it (which fails with both lists)
       log.warn("job {} in process {} (pid {}) does not run on its GPUs: the CUDA driver shows {}, its allocation is {}",
-          p.jobId(), p.slot, p.pid(), mismatch.seen(), mismatch.expected());
+          p.jobId(), p.slot(), p.pid(), mismatch.seen(), mismatch.expected());
     } else if (msg instanceof JobControl.Released released) {
       released(p, released);
     } else if (msg instanceof JobControl.NotReused notReused) {
-      log.info("job process {} (pid {}) is not reused: {}", p.slot, p.pid(), notReused.why());
+      log.info("job process {} (pid {}) is not reused: {}", p.slot(), p.pid(), notReused.why());
     } else if (msg instanceof JobControl.Ready ready) {
       readyAgain(p, ready);
     } else {
-      log.debug("job process {} said {}", p.slot, msg);
+      log.debug("job process {} said {}", p.slot(), msg);
     }
   }
 
@@ -309,22 +309,22 @@ final class JobSupervisor {
    * (with {@code --encrypt-data}) is made anew for it here and sent on the loopback control link.
    */
   private void released(JobProcess p, JobControl.Released msg) {
-    if (p.state != JobProcess.State.ASSIGNED || p.jobId() == null) {
-      log.warn("job process {} said its actor was closed, but it runs none: stopped", p.slot);
+    if (p.state() != JobProcess.State.ASSIGNED || p.jobId() == null) {
+      log.warn("job process {} said its actor was closed, but it runs none: stopped", p.slot());
       ControlServer.send(p, new JobControl.Stop());
       return;
     }
-    p.owner().released(msg.calls());
-    if (stopping || p.killCause != null || !pool.takesBack(p)) {
+    p.released(msg.calls());
+    if (stopping || p.killCause() != null || !pool.takesBack(p)) {
       ControlServer.send(p, new JobControl.Stop());
       return;
     }
     String slot = nextSlot();
     // its resources return once the process proved clean (readyAgain), or once it is gone (reportEnd)
-    JobProcess next = p.owner().takenBack(slot, logFile(slot));
+    JobProcess next = p.takenBack(slot, logFile(slot));
     table.ended(p);
     table.add(next);
-    vertx.executeBlocking(() -> p.encryptData ? JobKeys.tlsLine() : "plain").onComplete(ar -> {
+    vertx.executeBlocking(() -> p.encryptData() ? JobKeys.tlsLine() : "plain").onComplete(ar -> {
       if (ar.succeeded()) {
         ControlServer.send(next, new JobControl.Renew(ar.result()));
       } else {
@@ -332,7 +332,7 @@ final class JobSupervisor {
       }
     });
     vertx.setTimer(READY_TIMEOUT_MS, t -> {
-      if (next.state == JobProcess.State.RECYCLING) {
+      if (next.state() == JobProcess.State.RECYCLING) {
         kill(next, "was not ready again within " + READY_TIMEOUT_MS / 1000 + " s of its actor's close");
       }
     });
@@ -341,7 +341,7 @@ final class JobSupervisor {
 
   /** Reports the end of the job a recycled process served before, if it was not reported yet. */
   private void reportPendingEnd(JobProcess p) {
-    JobProcess previous = p.owner().takePendingEnd();
+    JobProcess previous = p.takePendingEnd();
     if (previous != null) {
       onJobEnded.accept(previous, false);
     }
@@ -349,24 +349,24 @@ final class JobSupervisor {
 
   /** A taken-back process is ready again: a fresh data port and a fresh credential, for the next actor. */
   private void readyAgain(JobProcess p, JobControl.Ready msg) {
-    if (p.state != JobProcess.State.RECYCLING || msg.pid() != p.pid() || DataAuth.bytes32(msg.token()) == null) {
-      log.warn("job process {} said ready out of turn: stopped", p.slot);
+    if (p.state() != JobProcess.State.RECYCLING || msg.pid() != p.pid() || DataAuth.bytes32(msg.token()) == null) {
+      log.warn("job process {} said ready out of turn: stopped", p.slot());
       kill(p, "said ready out of turn");
       return;
     }
-    JobTree tree = p.tree;
+    JobTree tree = p.tree();
     vertx.executeBlocking(() -> tree == null ? List.<Long>of() : tree.pids()).onComplete(ar -> {
       List<Long> others = ar.succeeded() ? ar.result().stream().filter(other -> other != p.pid()).toList() : List.of();
       if (ar.failed() || !others.isEmpty()) {
         kill(p, "its actor left process(es) " + others + " behind");
         return;
       }
-      if (p.state != JobProcess.State.RECYCLING) {
+      if (p.state() != JobProcess.State.RECYCLING) {
         return; // killed meanwhile
       }
-      p.owner().readyAgain(msg);
+      p.readyAgain(msg);
       reportPendingEnd(p);
-      log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot);
+      log.info("job process {} (slot {}) is clean and ready for the next actor", p.pid(), p.slot());
       pool.trim(p);
     });
   }
@@ -379,7 +379,7 @@ final class JobSupervisor {
    */
   private void exited(JobProcess first) {
     JobProcess p = first.latest();
-    p.owner().exited();
+    p.exited();
     table.ended(p);
     ending.add(p);
     Promise<Void> gone = Promise.promise();
@@ -391,7 +391,7 @@ final class JobSupervisor {
   }
 
   private void awaitTree(JobProcess p, long waitMs, Promise<Void> gone) {
-    JobTree tree = p.tree;
+    JobTree tree = p.tree();
     if (tree == null) {
       gone.complete();
       return;
@@ -407,7 +407,7 @@ final class JobSupervisor {
       }
       if (waitMs == TREE_WAIT_MS) {
         log.warn("job process {} (slot {}) ended, but process(es) {} of its tree survive SIGKILL: its resources stay held "
-            + "until they are gone", p.pid(), p.slot, ar.succeeded() ? ar.result() : ar.cause().getMessage());
+            + "until they are gone", p.pid(), p.slot(), ar.succeeded() ? ar.result() : ar.cause().getMessage());
       }
       vertx.setTimer(STUCK_RETRY_MS, t -> awaitTree(p, 1_000, gone));
     });
@@ -418,12 +418,12 @@ final class JobSupervisor {
    * which closes as the process ends: the cause is decided once they are read.
    */
   private Future<Void> lastWords(JobProcess p) {
-    if (p.control == null) {
+    if (!p.linked()) {
       return Future.succeededFuture();
     }
     Promise<Void> read = Promise.promise();
     long timer = vertx.setTimer(LAST_WORDS_MS, t -> read.tryComplete());
-    p.controlClosed.future().onComplete(ar -> {
+    p.whenLinkClosed().onComplete(ar -> {
       vertx.cancelTimer(timer);
       read.tryComplete();
     });
@@ -431,16 +431,16 @@ final class JobSupervisor {
   }
 
   private void reportEnd(JobProcess p) {
-    boolean abnormal = p.owner().ended(p.process.exitValue());
-    p.owner().gone();
-    vertx.executeBlocking(() -> deleteTree(p.workDir));
+    boolean abnormal = p.ended(p.process().exitValue());
+    p.verticle().gone();
+    vertx.executeBlocking(() -> deleteTree(p.workDir()));
     reportPendingEnd(p);
     if (p.jobId() != null) {
-      log.info("job {} ended: {}", p.jobId(), p.endCause);
+      log.info("job {} ended: {}", p.jobId(), p.endCause());
       onJobEnded.accept(p, abnormal);
     } else if (!stopping) {
       if (abnormal) {
-        log.warn("warm job process {} ended: {}", p.slot, p.endCause);
+        log.warn("warm job process {} ended: {}", p.slot(), p.endCause());
       }
       pool.topUp();
     }

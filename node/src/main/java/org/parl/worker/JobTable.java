@@ -11,7 +11,7 @@ import org.parl.wire.gateway.Job;
 /**
  * The worker's registry of its job processes and their {@link JobVerticle}s: the live ones by slot,
  * and the ones that hosted a job by job id, kept a while after they ended (their state, cause and
- * log stay readable in the monitor). It changes no process's state: it tells the verticle.
+ * log stay readable in the monitor). It changes no process's state: it tells the process what happened.
  * Touched only on the worker verticle's context.
  */
 final class JobTable {
@@ -23,7 +23,7 @@ final class JobTable {
   private final Map<String, JobProcess> byJob = new LinkedHashMap<>();
 
   void add(JobProcess p) {
-    live.put(p.slot, p);
+    live.put(p.slot(), p);
   }
 
   /** The live process of a slot, or null. */
@@ -33,12 +33,12 @@ final class JobTable {
 
   /** The process has ended: it is no longer live, but its job stays in the history. */
   void ended(JobProcess p) {
-    live.remove(p.slot);
+    live.remove(p.slot());
   }
 
   /** Binds a process to the job the master placed on it. */
   void reserve(JobProcess p, Job job) {
-    p.owner().placed(job);
+    p.placed(job);
     byJob.put(job.jobId(), p);
     trimHistory();
   }
@@ -58,7 +58,7 @@ final class JobTable {
   private void trimHistory() {
     var it = byJob.entrySet().iterator();
     while (byJob.size() > HISTORY && it.hasNext()) {
-      if (it.next().getValue().state == JobProcess.State.ENDED) {
+      if (it.next().getValue().state() == JobProcess.State.ENDED) {
         it.remove();
       }
     }

@@ -34,8 +34,8 @@ final class MemoryWatch {
   private void check() {
     Map<JobProcess, JobTree> limited = new HashMap<>();
     table.live().forEach(p -> {
-      if (p.memoryLimitMb > 0 && p.tree != null && p.state != JobProcess.State.ENDED) {
-        limited.put(p, p.tree);
+      if (p.memoryLimitMb() > 0 && p.tree() != null && p.state() != JobProcess.State.ENDED) {
+        limited.put(p, p.tree());
       }
     });
     if (limited.isEmpty()) {
@@ -46,8 +46,8 @@ final class MemoryWatch {
       limited.forEach((p, tree) -> rss.put(p, tree.pids().stream().mapToLong(pid -> ProcMemory.residentKb(pid).orElse(0L)).sum()));
       return rss;
     }).onSuccess(rss -> rss.forEach((p, kb) -> {
-      if (kb / 1024 > p.memoryLimitMb) {
-        kill.accept(p, "memory limit: its processes' resident memory reached " + kb / 1024 + " MiB, over maxMemoryMb=" + p.memoryLimitMb);
+      if (kb / 1024 > p.memoryLimitMb()) {
+        kill.accept(p, "memory limit: its processes' resident memory reached " + kb / 1024 + " MiB, over maxMemoryMb=" + p.memoryLimitMb());
       }
     }));
   }

@@ -62,7 +62,7 @@ final class WarmPool {
 
   /** Whether the pool takes this process back once its actor was closed. */
   boolean takesBack(JobProcess p) {
-    return enabled() && fits(p.memoryLimitMb, p.gpus);
+    return enabled() && fits(p.memoryLimitMb(), p.gpus());
   }
 
   private boolean enabled() {
@@ -75,7 +75,7 @@ final class WarmPool {
   }
 
   private static boolean pooled(JobProcess p) {
-    return p.warm() && p.memoryLimitMb == 0;
+    return p.warm() && p.memoryLimitMb() == 0;
   }
 
   /** A warm process for these GPUs that can take an actor without a JVM start, best first ({@link #best}). */
@@ -91,10 +91,10 @@ final class WarmPool {
    */
   static Optional<JobProcess> best(Stream<JobProcess> live, List<Integer> gpus) {
     return live
-        .filter(p -> pooled(p) && p.gpus.equals(gpus) && p.state != JobProcess.State.ENDED
-            && p.state != JobProcess.State.RECYCLING)
-        .min(Comparator.comparing((JobProcess p) -> p.state == JobProcess.State.IDLE ? 0 : 1)
-            .thenComparing(p -> -p.actorsServed));
+        .filter(p -> pooled(p) && p.gpus().equals(gpus) && p.state() != JobProcess.State.ENDED
+            && p.state() != JobProcess.State.RECYCLING)
+        .min(Comparator.comparing((JobProcess p) -> p.state() == JobProcess.State.IDLE ? 0 : 1)
+            .thenComparing(p -> -p.actorsServed()));
   }
 
   /**
@@ -126,7 +126,7 @@ final class WarmPool {
       return;
     }
     warming = true;
-    start.apply(next).ready.future().onComplete(ar -> {
+    start.apply(next).whenReady().onComplete(ar -> {
       warming = false;
       if (stopping.getAsBoolean()) {
         return;
@@ -147,10 +147,10 @@ final class WarmPool {
       return warm < size() ? List.of() : null;
     }
     Set<Integer> held = new HashSet<>();
-    table.live().filter(p -> !p.warm()).forEach(p -> held.addAll(p.gpus));
+    table.live().filter(p -> !p.warm()).forEach(p -> held.addAll(p.gpus()));
     for (int gpu : settings.gpus()) {
       List<Integer> one = List.of(gpu);
-      if (!held.contains(gpu) && table.live().filter(p -> pooled(p) && p.gpus.equals(one)).count() < size()) {
+      if (!held.contains(gpu) && table.live().filter(p -> pooled(p) && p.gpus().equals(one)).count() < size()) {
         return one;
       }
     }
@@ -168,16 +168,16 @@ final class WarmPool {
       return;
     }
     List<JobProcess> like = table.live()
-        .filter(q -> pooled(q) && q.gpus.equals(ready.gpus) && q.state != JobProcess.State.STARTING)
+        .filter(q -> pooled(q) && q.gpus().equals(ready.gpus()) && q.state() != JobProcess.State.STARTING)
         .toList();
     if (like.size() <= size()) {
       return;
     }
-    JobProcess spare = like.stream().filter(q -> !q.reused && q.state == JobProcess.State.IDLE).findFirst().orElse(ready);
-    if (spare.state != JobProcess.State.IDLE) {
+    JobProcess spare = like.stream().filter(q -> !q.reused() && q.state() == JobProcess.State.IDLE).findFirst().orElse(ready);
+    if (spare.state() != JobProcess.State.IDLE) {
       return;
     }
-    log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot, spare.pid());
+    log.info("warm job process {} (pid {}) is not needed: the warm pool is full", spare.slot(), spare.pid());
     table.ended(spare);
     ControlServer.send(spare, new JobControl.Stop());
   }

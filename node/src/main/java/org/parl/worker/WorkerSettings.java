@@ -2,6 +2,8 @@ package org.parl.worker;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuPolicy;
 
 /**
  * What a worker lends and where it keeps its files.

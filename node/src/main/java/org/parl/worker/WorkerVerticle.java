@@ -39,6 +39,11 @@ import org.parl.net.HostPort;
 import org.parl.wire.ErrorKind;
 import org.parl.wire.gateway.Job;
 import org.parl.wire.gateway.JobPlacement;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuHealthWatch;
+import org.parl.worker.gpu.GpuHolds;
+import org.parl.worker.gpu.GpuInventory;
+import org.parl.worker.gpu.GpuLocks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +51,10 @@ import org.slf4j.LoggerFactory;
  * A worker's presence in the cluster: registers what it lends with the JobCenter, starts a job
  * process for each actor the master places here (from a warm pool when it can), reports each
  * job's end with its cause, and answers log requests on {@code parl.worker.<id>}. Each job process
- * has a {@link JobVerticle}, the one writer of its state, which also answers for its job on that
- * job's own address; this verticle keeps their registry ({@link JobTable}, through {@link JobSupervisor}). When another
- * master becomes active (docs/contract.md §10) it registers again with the jobs it runs, which the new JobCenter
+ * ({@link JobProcess}, whose own methods are the only ones that change its state) has a
+ * {@link JobVerticle}, which answers for its job on that job's own address; this verticle keeps
+ * their registry ({@link JobTable}, through {@link JobSupervisor}). When another master becomes
+ * active (docs/contract.md §10) it registers again with the jobs it runs, which the new JobCenter
  * adopts; it launches only grants of the master it sees active. A worker on a node of its own fences
  * itself when the last master is gone ({@link Fence}).
  */
@@ -189,7 +195,7 @@ public final class WorkerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     jobs = new JobSupervisor(vertx, context, settings, this::jobEnded, node.records());
-    health = new GpuHealthWatch(settings);
+    health = new GpuHealthWatch(settings.workerId(), settings.gpus(), settings.gpuDevices());
     fence = fencing == null ? null : new Fence(vertx, fencing, settings.workerId(), jobs::stopAll);
     vertx.eventBus().localConsumer(Addresses.MASTERS_CHANGED, m -> {
       if (m.body() instanceof MastersChanged e) {
@@ -202,7 +208,7 @@ public final class WorkerVerticle extends VerticleBase {
         .on(ReadLog.class, this::log)
         .on(DownloadLog.class, this::download)
         .on(ReadStatus.class, this::status)
-        .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(p -> p.owner().view()).toList())));
+        .on(ListJobs.class, r -> Future.succeededFuture(new JobList(jobs.jobs().stream().map(p -> p.verticle().view()).toList())));
     return jobs.start()
         .compose(v -> claimGpus())
         .compose(v -> vertx.eventBus().consumer(Addresses.worker(settings.workerId()), requests::handle).completion())
@@ -225,7 +231,7 @@ public final class WorkerVerticle extends VerticleBase {
     vertx.executeBlocking(() -> HostStats.sample(settings)).onComplete(ar -> {
       readingStats = false;
       if (ar.succeeded()) {
-        long live = jobs.liveProcesses().mapToLong(p -> p.calls).sum();
+        long live = jobs.liveProcesses().mapToLong(p -> p.calls()).sum();
         JsonObject s = ar.result().stats().put("callsServed", endedCalls + live);
         stats.put(settings.workerId(), s::encode);
         if (ar.result().gpus() != null) {
@@ -309,7 +315,7 @@ public final class WorkerVerticle extends VerticleBase {
     String holder = "worker " + settings.workerId() + " of the cluster at "
         + masters.get().active().map(MasterRecord::address).orElse("an unknown master") + ", pid " + ProcessHandle.current().pid();
     return vertx.executeBlocking(() -> {
-      gpuLocks = GpuLocks.claim(GpuLocks.folder(), GpuLocks.units(settings), holder);
+      gpuLocks = GpuLocks.claim(GpuLocks.folder(), GpuLocks.units(settings.gpus(), settings.gpuDevices()), holder);
       return null;
     });
   }
@@ -337,11 +343,11 @@ public final class WorkerVerticle extends VerticleBase {
         : jobs.spawn(gpus, job.maxMemoryMb(), false);
     jobs.reserve(p, job);
     jobs.pool().taken(gpus);
-    return p.ready.future().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
+    return p.whenReady().onFailure(e -> granted.remove(job.jobId())).map(ready -> {
       // after the answer, which the client waits for: telling the job its id (for its log) and logging it can follow
       context.runOnContext(v -> jobs.assign(ready));
-      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady.port(), ready.lastReady.token(),
-          ready.lastReady.nonce(), ready.pid(), ready.slot));
+      return new Launched(new JobPlacement(job, settings.host(), ready.lastReady().port(), ready.lastReady().token(),
+          ready.lastReady().nonce(), ready.pid(), ready.slot()));
     });
   }
 
@@ -351,16 +357,16 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private Future<JobLog> log(ReadLog r) {
-    return jobs.job(r.jobId()).map(p -> p.owner().readLog(r.lines())).orElseGet(() -> unknownJob(r.jobId()));
+    return jobs.job(r.jobId()).map(p -> p.verticle().readLog(r.lines())).orElseGet(() -> unknownJob(r.jobId()));
   }
 
   /** The whole log of a job (its last {@value LogTail#MAX_DOWNLOAD_BYTES} bytes if longer), for the monitor. */
   private Future<JobLog> download(DownloadLog r) {
-    return jobs.job(r.jobId()).map(p -> p.owner().download()).orElseGet(() -> unknownJob(r.jobId()));
+    return jobs.job(r.jobId()).map(p -> p.verticle().download()).orElseGet(() -> unknownJob(r.jobId()));
   }
 
   private Future<JobStatus> status(ReadStatus r) {
-    return jobs.job(r.jobId()).map(p -> Future.succeededFuture(new JobStatus(p.owner().view())))
+    return jobs.job(r.jobId()).map(p -> Future.succeededFuture(new JobStatus(p.verticle().view())))
         .orElseGet(() -> unknownJob(r.jobId()));
   }
 
@@ -369,13 +375,13 @@ public final class WorkerVerticle extends VerticleBase {
   }
 
   private void jobEnded(JobProcess p, boolean abnormal) {
-    endedCalls += p.calls;
+    endedCalls += p.calls();
     granted.remove(p.jobId());
     if (jobs.stopping()) {
       return; // the JobCenter drops this worker's jobs when it leaves the cluster
     }
     // while a new active master rebuilds the pool there is no JobCenter for a moment: the end is retried
-    JobCenterCalls.request(vertx, masters, new EndJob(p.jobId(), settings.workerId(), p.endCause, abnormal), END_TIMEOUT_MS)
+    JobCenterCalls.request(vertx, masters, new EndJob(p.jobId(), settings.workerId(), p.endCause(), abnormal), END_TIMEOUT_MS)
         .onFailure(e -> log.warn("could not report the end of job {} to the JobCenter: {}", p.jobId(), e.getMessage()));
     jobs.pool().topUp();
   }

@@ -4,9 +4,9 @@
  * ends ({@link org.parl.worker.JobSupervisor}, {@link org.parl.worker.JobLauncher},
  * {@link org.parl.worker.JobTable}), speaking with them on a loopback control link
  * ({@link org.parl.worker.ControlServer}, {@link org.parl.worker.Heartbeats}) and keeping each job's
- * processes together ({@link org.parl.worker.Containment}) within its memory and GPU memory limits;
- * its GPUs as {@code nvidia-smi} shows them, their health and identity
- * ({@link org.parl.worker.GpuInventory}, {@link org.parl.worker.GpuHealthWatch}); job logs bounded
+ * processes together ({@link org.parl.worker.Containment}) within its memory and GPU memory limits
+ * ({@link org.parl.worker.MemoryWatch}, {@link org.parl.worker.GpuMemoryWatch}); its GPUs, their
+ * health and identity in {@code org.parl.worker.gpu}, which does not know this package; job logs bounded
  * on every write ({@link org.parl.worker.CappedLog}); and fencing when its master is gone
  * ({@link org.parl.worker.Fence}).
  */

@@ -54,7 +54,7 @@ class ControlServerTest {
   void start() throws Exception {
     vertx = Vertx.vertx();
     job = new JobProcess("w1-1", List.of(), 0, false, tmp.resolve("w1-1.log"), tmp.resolve("w1-1"));
-    job.process = new ProcessBuilder("sleep", "60").start();
+    job.started(new ProcessBuilder("sleep", "60").start(), null, null);
     table.add(job);
   }
 
@@ -67,7 +67,7 @@ class ControlServerTest {
 
   @AfterEach
   void stop() throws Exception {
-    job.process.destroyForcibly();
+    job.process().destroyForcibly();
     vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
@@ -89,7 +89,7 @@ class ControlServerTest {
     /** The hello of a process holding {@code secret}, answering the challenge {@code to}. */
     JobControl.Hello hello(SharedSecret secret, byte[] to) {
       HexFormat hex = HexFormat.of();
-      return new JobControl.Hello(job.slot, hex.formatHex(nonce), hex.formatHex(ControlAuth.helloProof(secret, to, nonce, job.slot)));
+      return new JobControl.Hello(job.slot(), hex.formatHex(nonce), hex.formatHex(ControlAuth.helloProof(secret, to, nonce, job.slot())));
     }
 
     void send(JobControl.ToWorker msg) throws IOException {
@@ -113,15 +113,15 @@ class ControlServerTest {
     }
 
     JobControl.Ready ready() {
-      return new JobControl.Ready(job.slot, job.pid(), 4242, TOKEN, TOKEN);
+      return new JobControl.Ready(job.slot(), job.pid(), 4242, TOKEN, TOKEN);
     }
 
     /** Proves itself and says ready, as a job process does; returns once the worker believed it. */
     void handshake() throws Exception {
-      send(hello(job.secret, workerNonce));
+      send(hello(job.secret(), workerNonce));
       assertInstanceOf(JobControl.Welcome.class, next());
       send(ready());
-      job.ready.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      job.whenReady().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
     @Override
@@ -134,14 +134,14 @@ class ControlServerTest {
   void aProcessWithItsSecretIsBelievedAndTheWorkerProvesItselfInReturn() throws Exception {
     listen(10_000);
     try (FakeJob fake = new FakeJob()) {
-      fake.send(fake.hello(job.secret, fake.workerNonce));
+      fake.send(fake.hello(job.secret(), fake.workerNonce));
       JobControl.Welcome welcome = assertInstanceOf(JobControl.Welcome.class, fake.next());
-      assertTrue(ControlAuth.verifyWelcome(job.secret, DataAuth.bytes32(welcome.proof()), fake.workerNonce,
-          fake.nonce, job.slot), "the worker holds the secret too");
+      assertTrue(ControlAuth.verifyWelcome(job.secret(), DataAuth.bytes32(welcome.proof()), fake.workerNonce,
+          fake.nonce, job.slot()), "the worker holds the secret too");
       fake.send(fake.ready());
-      JobProcess ready = job.ready.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
-      assertEquals(4242, ready.lastReady.port());
-      assertEquals(TOKEN, ready.lastReady.token());
+      JobProcess ready = job.whenReady().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertEquals(4242, ready.lastReady().port());
+      assertEquals(TOKEN, ready.lastReady().token());
     }
   }
 
@@ -157,17 +157,17 @@ class ControlServerTest {
       fake.send(fake.ready());
       assertNull(fake.next(), "a ready without a proof closes the connection");
     }
-    assertFalse(job.ready.future().isComplete());
-    assertEquals(JobProcess.State.STARTING, job.state);
+    assertFalse(job.whenReady().isComplete());
+    assertEquals(JobProcess.State.STARTING, job.state());
   }
 
   @Test
   void aHelloRecordedOnAnotherConnectionIsRefused() throws Exception {
     listen(10_000);
     try (FakeJob first = new FakeJob(); FakeJob second = new FakeJob()) {
-      second.send(first.hello(job.secret, first.workerNonce));
+      second.send(first.hello(job.secret(), first.workerNonce));
       assertNull(second.next(), "a proof over another connection's challenge");
-      first.send(first.hello(job.secret, first.workerNonce));
+      first.send(first.hello(job.secret(), first.workerNonce));
       assertInstanceOf(JobControl.Welcome.class, first.next(), "the process itself still gets in");
     }
   }
@@ -178,14 +178,14 @@ class ControlServerTest {
     try (FakeJob fake = new FakeJob()) {
       assertNull(fake.next(), "closed at the deadline");
     }
-    assertFalse(job.ready.future().isComplete());
+    assertFalse(job.whenReady().isComplete());
   }
 
   @Test
   void aHelloThatIsNotOneOrNotJsonIsRefused() throws Exception {
     listen(10_000);
     try (FakeJob fake = new FakeJob()) {
-      fake.send("{\"type\":\"Hello\",\"slot\":\"" + job.slot + "\",\"nonce\":\"ab\",\"proof\":\"" + TOKEN + "\"}");
+      fake.send("{\"type\":\"Hello\",\"slot\":\"" + job.slot() + "\",\"nonce\":\"ab\",\"proof\":\"" + TOKEN + "\"}");
       assertNull(fake.next(), "a nonce of the wrong form closes the connection");
     }
     try (FakeJob fake = new FakeJob()) {
@@ -196,7 +196,7 @@ class ControlServerTest {
       fake.send("hello?");
       assertNull(fake.next(), "so does a line that is not JSON");
     }
-    assertFalse(job.ready.future().isComplete());
+    assertFalse(job.whenReady().isComplete());
   }
 
   @Test
@@ -212,12 +212,12 @@ class ControlServerTest {
       fake.send(new JobControl.Released(9));
       assertEquals(new JobControl.Released(9), afterReady.poll(5, TimeUnit.SECONDS), "a message the worker does not take is ignored");
       assertTrue(afterReady.isEmpty());
-      assertEquals(7, job.calls, "a pong carries the calls served");
-      assertEquals("no room for a payload", job.stopCause);
-      assertTrue(job.exitedItself);
-      assertFalse(job.controlClosed.future().isComplete());
+      assertEquals(7, job.calls(), "a pong carries the calls served");
+      assertEquals("no room for a payload", job.stopCause());
+      assertTrue(job.exitedItself());
+      assertFalse(job.whenLinkClosed().isComplete());
       fake.send("not json");
-      job.controlClosed.future().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      job.whenLinkClosed().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
       assertNull(fake.next(), "a line that is not JSON closes the link");
     }
   }

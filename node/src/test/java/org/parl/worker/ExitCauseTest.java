@@ -15,8 +15,8 @@ class ExitCauseTest {
   @Test
   void theWorkersOwnReasonWins() {
     JobProcess p = process(0);
-    p.killCause = "the job process stopped answering for 10 s";
-    assertEquals(p.killCause, ExitCause.of(p, 137));
+    p.kill("the job process stopped answering for 10 s");
+    assertEquals("the job process stopped answering for 10 s", ExitCause.of(p, 137));
   }
 
   @Test
@@ -34,17 +34,16 @@ class ExitCauseTest {
     JobProcess halted = process(128);
     assertEquals("memory limit: its Java heap filled maxMemoryMb=128 (OutOfMemoryError)", ExitCause.of(halted, JobLauncher.OOM_EXIT));
     JobProcess exitedItself = process(128);
-    exitedItself.exitedItself = true; // System.exit(3) from the actor's code: its last words came
+    exitedItself.saidExiting(); // System.exit(3) from the actor's code: its last words came
     assertEquals("the job process exited with status 3", ExitCause.of(exitedItself, JobLauncher.OOM_EXIT));
   }
 
   @Test
   void aJobThatStoppedItselfSaysWhyAndAKillStillWins() {
     JobProcess p = process(128);
-    p.exitedItself = true;
-    p.stopCause = "its client sent a payload of 100.0 MiB that the job's heap cannot hold";
-    assertEquals(p.stopCause, ExitCause.of(p, 1));
-    p.killCause = "stopped by its client";
+    p.saidStopping("its client sent a payload of 100.0 MiB that the job's heap cannot hold");
+    assertEquals("its client sent a payload of 100.0 MiB that the job's heap cannot hold", ExitCause.of(p, 1));
+    p.kill("stopped by its client");
     assertEquals("stopped by its client", ExitCause.of(p, 137));
   }
 }

@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.parl.worker.gpu.GpuDevice;
 
 /** The GPU part of a worker's stats record: fresh figures, or the last good ones marked stale. */
 class HostStatsTest {

@@ -20,6 +20,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.parl.wire.ClassPaths;
+import org.parl.worker.gpu.GpuAllocation;
+import org.parl.worker.gpu.GpuDevice;
+import org.parl.worker.gpu.GpuHealth;
 
 /** The command, environment and files of a job process, as built before it starts. */
 class JobLauncherTest {
@@ -151,7 +154,7 @@ class JobLauncherTest {
   void itRunsInItsOwnDirectoryAndAllItsOutputGoesThroughTheWorker() {
     JobProcess job = job(List.of(), 0, false);
     ProcessBuilder pb = command(job, List.of());
-    assertEquals(job.workDir.toFile(), pb.directory());
+    assertEquals(job.workDir().toFile(), pb.directory());
     assertEquals(ProcessBuilder.Redirect.PIPE, pb.redirectOutput(), "the worker writes it to the job's log, capped (JobOutput)");
     assertTrue(pb.redirectErrorStream(), "stderr goes to the same log");
     assertEquals(ProcessBuilder.Redirect.PIPE, pb.redirectInput(), "its secrets arrive on standard input");
@@ -161,19 +164,19 @@ class JobLauncherTest {
   void itsSecretsGoOnStandardInputNeverOnTheCommandLineNorInTheEnvironment() throws Exception {
     JobProcess job = job(List.of(), 0, true);
     String[] lines = JobLauncher.secrets(job).split("\n");
-    assertEquals(List.of(job.secret.hex(), "plain"), List.of(lines));
+    assertEquals(List.of(job.secret().hex(), "plain"), List.of(lines));
     ProcessBuilder pb = command(job, List.of());
-    assertFalse(String.join(" ", pb.command()).contains(job.secret.hex()));
-    assertFalse(pb.environment().containsValue(job.secret.hex()));
+    assertFalse(String.join(" ", pb.command()).contains(job.secret().hex()));
+    assertFalse(pb.environment().containsValue(job.secret().hex()));
 
-    job.encryptData = true;
-    String[] tls = JobLauncher.secrets(job).split("\n")[1].split(" ");
+    JobProcess tlsJob = new JobProcess("w1-8", List.of(), 0, true, tmp.resolve("logs/w1-8.log"), tmp.resolve("jobs/w1-8"), true);
+    String[] tls = JobLauncher.secrets(tlsJob).split("\n")[1].split(" ");
     assertEquals("tls", tls[0]);
     X509Certificate cert = (X509Certificate) CertificateFactory.getInstance("X.509")
         .generateCertificate(new ByteArrayInputStream(Base64.getDecoder().decode(tls[2])));
     cert.checkValidity();
     PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(tls[1])));
     assertEquals("EC", key.getAlgorithm());
-    assertFalse(tls[2].equals(JobLauncher.secrets(job).split("\n")[1].split(" ")[2]), "a fresh key for every process");
+    assertFalse(tls[2].equals(JobLauncher.secrets(tlsJob).split("\n")[1].split(" ")[2]), "a fresh key for every process");
   }
 }

@@ -41,7 +41,7 @@ import org.parl.wire.JobControl;
 import org.parl.wire.gateway.Job;
 
 /**
- * A job process's verticle: the states it goes through as it is told what happened, and what it
+ * A job process: the states it goes through as it is told what happened, and what its verticle
  * answers on its job's address (status, log, kill), refusing what is not about its job.
  */
 class JobVerticleTest {
@@ -64,20 +64,20 @@ class JobVerticleTest {
     home = vertx.getOrCreateContext();
     Files.writeString(tmp.resolve("w1-1.log"), "one\ntwo\nthree\n");
     p = new JobProcess("w1-1", List.of(), 0, false, tmp.resolve("w1-1.log"), tmp.resolve("w1-1"));
-    v = p.owner();
+    v = p.verticle();
     onHome(() -> v.deployFrom(home)).await(10, TimeUnit.SECONDS);
     Process process = new ProcessBuilder("sleep", "60").start();
     onHome(() -> {
-      v.started(process, null, null);
-      v.ready(null, null, new JobControl.Ready("w1-1", process.pid(), 4242, TOKEN, TOKEN));
+      p.started(process, null, null);
+      p.becameReady(null, null, new JobControl.Ready("w1-1", process.pid(), 4242, TOKEN, TOKEN));
       return null;
     });
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (p.process != null) {
-      p.process.destroyForcibly();
+    if (p.process() != null) {
+      p.process().destroyForcibly();
     }
     vertx.close().await(10, TimeUnit.SECONDS);
   }
@@ -106,61 +106,61 @@ class JobVerticleTest {
 
   @Test
   void itsStatesFollowWhatHappensToTheProcess() throws Exception {
-    assertEquals(JobProcess.State.IDLE, p.state);
-    assertEquals(4242, p.lastReady.port());
-    assertSame(p, p.ready.future().result());
+    assertEquals(JobProcess.State.IDLE, p.state());
+    assertEquals(4242, p.lastReady().port());
+    assertSame(p, p.whenReady().result());
     onHome(() -> {
-      v.placed(job("job-1"));
-      v.assigned();
-      v.ponged(7);
+      p.placed(job("job-1"));
+      p.assigned();
+      p.ponged(7);
       return null;
     });
-    assertEquals(JobProcess.State.ASSIGNED, p.state);
-    assertEquals(7, p.calls);
+    assertEquals(JobProcess.State.ASSIGNED, p.state());
+    assertEquals(7, p.calls());
     JobProcess next = onHome(() -> {
-      v.released(9);
-      return v.takenBack("w1-2", tmp.resolve("w1-2.log"));
+      p.released(9);
+      return p.takenBack("w1-2", tmp.resolve("w1-2.log"));
     });
-    assertEquals(JobProcess.State.ENDED, p.state);
-    assertEquals("the actor was closed", p.endCause);
-    assertEquals(9, p.calls);
-    assertEquals(JobProcess.State.RECYCLING, next.state);
+    assertEquals(JobProcess.State.ENDED, p.state());
+    assertEquals("the actor was closed", p.endCause());
+    assertEquals(9, p.calls());
+    assertEquals(JobProcess.State.RECYCLING, next.state());
     onHome(() -> {
-      next.owner().ponged(3);
+      next.ponged(3);
       return null;
     });
-    assertEquals(0, next.calls, "a recycling process's pongs still count its previous actor's calls");
-    assertSame(p, onHome(() -> next.owner().takePendingEnd()), "its previous life's end waits for its check");
-    assertNull(onHome(() -> next.owner().takePendingEnd()), "and is reported once");
+    assertEquals(0, next.calls(), "a recycling process's pongs still count its previous actor's calls");
+    assertSame(p, onHome(() -> next.takePendingEnd()), "its previous life's end waits for its check");
+    assertNull(onHome(() -> next.takePendingEnd()), "and is reported once");
     onHome(() -> {
-      next.owner().readyAgain(new JobControl.Ready("w1-1", next.pid(), 4343, TOKEN, TOKEN));
+      next.readyAgain(new JobControl.Ready("w1-1", next.pid(), 4343, TOKEN, TOKEN));
       return null;
     });
-    assertEquals(JobProcess.State.IDLE, next.state);
-    assertEquals(4343, next.lastReady.port());
+    assertEquals(JobProcess.State.IDLE, next.state());
+    assertEquals(4343, next.lastReady().port());
     onHome(() -> {
-      next.owner().stopping("x".repeat(ControlServer.MAX_CAUSE + 10));
-      next.owner().exited();
+      next.saidStopping("x".repeat(ControlServer.MAX_CAUSE + 10));
+      next.exited();
       return null;
     });
-    assertEquals(JobProcess.State.ENDED, next.state);
-    assertTrue(next.exitedItself);
-    assertEquals(ControlServer.MAX_CAUSE + 3, next.stopCause.length(), "a long cause is cut");
-    assertTrue(onHome(() -> next.owner().ended(1)), "a non-zero status is abnormal");
-    assertEquals(next.stopCause, next.endCause);
-    assertTrue(next.ready.future().succeeded(), "a process that was ready stays so");
+    assertEquals(JobProcess.State.ENDED, next.state());
+    assertTrue(next.exitedItself());
+    assertEquals(ControlServer.MAX_CAUSE + 3, next.stopCause().length(), "a long cause is cut");
+    assertTrue(onHome(() -> next.ended(1)), "a non-zero status is abnormal");
+    assertEquals(next.stopCause(), next.endCause());
+    assertTrue(next.whenReady().succeeded(), "a process that was ready stays so");
   }
 
   @Test
   void aProcessThatNeverStartedEndsWithWhy() throws Exception {
     JobProcess q = new JobProcess("w1-3", List.of(), 0, false, tmp.resolve("w1-3.log"), tmp.resolve("w1-3"));
     onHome(() -> {
-      q.owner().failedToStart("no java");
+      q.failedToStart("no java");
       return null;
     });
-    assertEquals(JobProcess.State.ENDED, q.state);
-    assertEquals("could not start a job process: no java", q.endCause);
-    assertTrue(q.ready.future().failed());
+    assertEquals(JobProcess.State.ENDED, q.state());
+    assertEquals("could not start a job process: no java", q.endCause());
+    assertTrue(q.whenReady().failed());
   }
 
   @Test
@@ -168,20 +168,20 @@ class JobVerticleTest {
     JobProcess q = new JobProcess("w1-4", List.of(), 0, false, tmp.resolve("w1-4.log"), tmp.resolve("w1-4"));
     Process process = new ProcessBuilder("sleep", "60").start();
     onHome(() -> {
-      q.owner().deployFrom(home);
-      q.owner().kill("stopped by its client");
-      q.owner().started(process, null, null);
+      q.verticle().deployFrom(home);
+      q.kill("stopped by its client");
+      q.started(process, null, null);
       return null;
     });
     assertTrue(process.waitFor(10, TimeUnit.SECONDS), "killed");
-    assertEquals("stopped by its client", q.killCause);
+    assertEquals("stopped by its client", q.killCause());
   }
 
   @Test
   void itsAddressAnswersItsJobsStatusAndLog() throws Exception {
     onHome(() -> {
-      v.placed(job("job-1"));
-      v.assigned();
+      p.placed(job("job-1"));
+      p.assigned();
       return null;
     });
     String at = Addresses.job("job-1");
@@ -199,19 +199,19 @@ class JobVerticleTest {
   @Test
   void itsAddressKillsItsJobOnce() throws Exception {
     onHome(() -> {
-      v.placed(job("job-1"));
+      p.placed(job("job-1"));
       return null;
     });
     String at = Addresses.job("job-1");
     assertInstanceOf(Done.class, ControlBus.request(vertx, at, new KillJob("job-1", "stopped by its client"), 5_000)
         .await(10, TimeUnit.SECONDS));
-    assertTrue(p.process.waitFor(10, TimeUnit.SECONDS), "its process was killed");
-    assertEquals("stopped by its client", p.killCause);
+    assertTrue(p.process().waitFor(10, TimeUnit.SECONDS), "its process was killed");
+    assertEquals("stopped by its client", p.killCause());
     onHome(() -> {
-      v.exited();
-      return v.ended(p.process.exitValue());
+      p.exited();
+      return p.ended(p.process().exitValue());
     });
-    assertEquals("stopped by its client", p.endCause);
+    assertEquals("stopped by its client", p.endCause());
     ReplyException ended = refusal(ControlBus.request(vertx, at, new KillJob("job-1", "again"), 5_000));
     assertEquals(ErrorKind.NOT_FOUND.code(), ended.failureCode(), ended.getMessage());
     assertEquals("no job job-1 runs on worker w-1 any more", ended.getMessage());
@@ -220,14 +220,14 @@ class JobVerticleTest {
   @Test
   void whatIsNotAboutItsJobIsRefusedSayingWhy() throws Exception {
     onHome(() -> {
-      v.placed(job("job-1"));
+      p.placed(job("job-1"));
       return null;
     });
     String at = Addresses.job("job-1");
     ReplyException other = refusal(ControlBus.request(vertx, at, new KillJob("job-2", "forged"), 5_000));
     assertEquals(ErrorKind.INVALID.code(), other.failureCode());
     assertTrue(other.getMessage().contains("answers about that job only, not job-2"), other.getMessage());
-    assertNull(p.killCause, "nothing was killed");
+    assertNull(p.killCause(), "nothing was killed");
     ReplyException unhandled = refusal(ControlBus.request(vertx, at, new ListJobs(), 5_000));
     assertEquals(ErrorKind.INVALID.code(), unhandled.failureCode());
     assertTrue(unhandled.getMessage().contains("does not handle ListJobs"), unhandled.getMessage());
@@ -235,22 +235,22 @@ class JobVerticleTest {
         new DeliveryOptions().setSendTimeout(5_000)));
     assertEquals(ErrorKind.INVALID.code(), untyped.failureCode());
     assertTrue(untyped.getMessage().contains("takes typed control messages"), untyped.getMessage());
-    assertFalse(p.process.waitFor(100, TimeUnit.MILLISECONDS), "its process still runs");
+    assertFalse(p.process().waitFor(100, TimeUnit.MILLISECONDS), "its process still runs");
   }
 
   @Test
   void itsAddressGoesWhenItsLifeIsOver() throws Exception {
     onHome(() -> {
-      v.placed(job("job-1"));
+      p.placed(job("job-1"));
       return null;
     });
     String at = Addresses.job("job-1");
     assertEquals(1, vertx.deploymentIDs().size());
     ControlBus.request(vertx, at, new ReadStatus("job-1"), 5_000).await(10, TimeUnit.SECONDS);
     onHome(() -> {
-      v.kill("stopped by its client");
-      v.exited();
-      v.ended(137);
+      p.kill("stopped by its client");
+      p.exited();
+      p.ended(137);
       return v.gone();
     }).await(10, TimeUnit.SECONDS);
     assertTrue(vertx.deploymentIDs().isEmpty(), "undeployed");

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeoutException;
+import org.parl.command.TimedCommand;
 
 /**
  * The GPU memory each process uses, from {@code nvidia-smi --query-compute-apps=pid,gpu_uuid,used_memory

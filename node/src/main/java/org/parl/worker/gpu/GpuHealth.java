@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -16,16 +16,20 @@ public record GpuHealth(State state, String fault) {
   /** What the pool does with a GPU depends only on this. */
   public enum State { HEALTHY, FAULTY, LOST }
 
+  /** A GPU with nothing wrong. */
   public static final GpuHealth HEALTHY = new GpuHealth(State.HEALTHY, "");
 
+  /** A null fault is none. */
   public GpuHealth {
     fault = fault == null ? "" : fault;
   }
 
+  /** A GPU the driver cannot read at all, and why. */
   public static GpuHealth lost(String why) {
     return new GpuHealth(State.LOST, why);
   }
 
+  /** Whether nothing is wrong with the GPU. */
   public boolean healthy() {
     return state == State.HEALTHY;
   }
@@ -66,6 +70,7 @@ public record GpuHealth(State state, String fault) {
     return t.equals("yes") || t.equals("1") || t.equals("true");
   }
 
+  /** The health in a worker's host statistics: its state in lower case and the fault, if any. */
   public JsonObject toJson() {
     JsonObject j = new JsonObject().put("state", state.name().toLowerCase(Locale.ROOT));
     return fault.isEmpty() ? j : j.put("fault", fault);

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,8 +54,7 @@ class GpuLocksTest {
 
   @Test
   void theUnitsOfAWorkerAreThoseItLends() {
-    WorkerSettings s = new WorkerSettings("w", "h", "127.0.0.1", 2, List.of(0, 2), List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")),
-        dir, dir, null, 0);
-    assertEquals(List.of("GPU-a", "index-2"), GpuLocks.units(s).stream().map(GpuLocks::name).toList());
+    assertEquals(List.of("GPU-a", "index-2"),
+        GpuLocks.units(List.of(0, 2), List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b"))).stream().map(GpuLocks::name).toList());
   }
 }

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import org.parl.command.TimedCommand;
 
 /**
  * Host-wide claims on the GPUs a worker lends, so that one physical GPU is lent by one worker of this
@@ -65,11 +66,14 @@ public final class GpuLocks implements AutoCloseable {
   /**
    * The units a worker lends, as its inventory describes them; a lent id the inventory does not describe
    * (it could not be read) is known by its index.
+   *
+   * @param lent the GPU ids the worker lends
+   * @param described the units its inventory described when it started
    */
-  static List<GpuDevice> units(WorkerSettings settings) {
+  public static List<GpuDevice> units(List<Integer> lent, List<GpuDevice> described) {
     List<GpuDevice> units = new ArrayList<>();
-    for (int id : settings.gpus()) {
-      units.add(settings.gpuDevices().stream().filter(d -> d.index() == id).findFirst()
+    for (int id : lent) {
+      units.add(described.stream().filter(d -> d.index() == id).findFirst()
           .orElse(new GpuDevice(id, null, "", 0, 0, 0)));
     }
     return units;

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.command;
 
 import java.io.IOException;
 import java.io.InputStream;

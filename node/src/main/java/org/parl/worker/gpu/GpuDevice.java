@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;

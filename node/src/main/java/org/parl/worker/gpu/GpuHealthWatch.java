@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,11 +21,15 @@ import org.slf4j.LoggerFactory;
  * Stale or failed readings say nothing about the GPUs and are skipped. Not thread-safe: the worker's
  * event loop only.
  */
-final class GpuHealthWatch {
+public final class GpuHealthWatch {
 
   private static final Logger log = LoggerFactory.getLogger(GpuHealthWatch.class);
 
-  private final WorkerSettings settings;
+  private final String workerId;
+  /** The ids the worker lends. */
+  private final List<Integer> lent;
+  /** The units the worker registered with (those its inventory described), for {@link InventoryChange}. */
+  private final List<GpuDevice> registeredUnits;
   /** The registered UUID of each lent unit, by index. */
   private final Map<Integer, String> uuids = new HashMap<>();
   /** What the JobCenter was last told, by index; a GPU not in it is taken as healthy. */
@@ -33,36 +37,43 @@ final class GpuHealthWatch {
   /** The last inventory change logged, so that it is logged once. */
   private String changeLogged = "";
 
-  GpuHealthWatch(WorkerSettings settings) {
-    this.settings = settings;
-    settings.gpuDevices().forEach(d -> uuids.put(d.index(), d.uuid()));
+  /**
+   * @param workerId the worker, for its log lines
+   * @param lent the GPU ids it lends
+   * @param registered the units it registered with, as its inventory described them when it started
+   */
+  public GpuHealthWatch(String workerId, List<Integer> lent, List<GpuDevice> registered) {
+    this.workerId = workerId;
+    this.lent = List.copyOf(lent);
+    this.registeredUnits = List.copyOf(registered);
+    registered.forEach(d -> uuids.put(d.index(), d.uuid()));
   }
 
   /** The conditions to report for this reading, when any lent GPU's condition changed; else empty. */
-  Optional<List<GpuCondition>> next(GpuInventory.Reading reading) {
-    if (reading.problem().isPresent() || reading.stale() || settings.gpus().isEmpty()) {
+  public Optional<List<GpuCondition>> next(GpuInventory.Reading reading) {
+    if (reading.problem().isPresent() || reading.stale() || lent.isEmpty()) {
       return Optional.empty();
     }
     Map<Integer, List<String>> faults = new LinkedHashMap<>();
     for (GpuDevice d : reading.devices()) {
-      if (settings.gpus().contains(d.index()) && !d.health().healthy()) {
+      if (lent.contains(d.index()) && !d.health().healthy()) {
         faults.computeIfAbsent(d.index(), i -> new ArrayList<>())
             .add(d.health().fault().isEmpty() ? d.health().state().name().toLowerCase(java.util.Locale.ROOT) : d.health().fault());
       }
     }
-    InventoryChange.since(settings, reading).filter(c -> !c.isEmpty()).ifPresent(change -> {
+    InventoryChange.since(registeredUnits, reading).filter(c -> !c.isEmpty()).ifPresent(change -> {
       if (!change.describe().equals(changeLogged)) {
         changeLogged = change.describe();
         log.warn("the GPU inventory of worker {} changed since it registered: {}; reporting the GPUs affected as faulty",
-            settings.workerId(), change.describe());
+            workerId, change.describe());
       }
       for (InventoryChange.Difference d : change.differences()) {
-        affected(d).stream().filter(settings.gpus()::contains).forEach(i ->
+        affected(d).stream().filter(lent::contains).forEach(i ->
             faults.computeIfAbsent(i, k -> new ArrayList<>()).add("inventory changed: " + d.describe()));
       }
     });
     List<GpuCondition> now = new ArrayList<>();
-    for (int index : settings.gpus()) {
+    for (int index : lent) {
       List<String> f = faults.get(index);
       String uuid = uuids.get(index);
       now.add(f == null ? new GpuCondition(index, true, uuid, null)
@@ -73,9 +84,9 @@ final class GpuHealthWatch {
       if (!same(c, told.get(c.index()))) {
         changed = true;
         if (c.healthy()) {
-          log.info("GPU {} of worker {} reads healthy again", c.index(), settings.workerId());
+          log.info("GPU {} of worker {} reads healthy again", c.index(), workerId);
         } else {
-          log.warn("GPU {} of worker {} is faulty: {}", c.index(), settings.workerId(), c.fault());
+          log.warn("GPU {} of worker {} is faulty: {}", c.index(), workerId, c.fault());
         }
       }
     }
@@ -83,14 +94,14 @@ final class GpuHealthWatch {
   }
 
   /** The JobCenter took this report. */
-  void told(List<GpuCondition> conditions) {
+  public void told(List<GpuCondition> conditions) {
     Map<Integer, GpuCondition> m = new HashMap<>();
     conditions.forEach(c -> m.put(c.index(), c));
     told = m;
   }
 
   /** The worker registered again (with a new active master, which knows no fault): all healthy as far as it knows. */
-  void registered() {
+  public void registered() {
     told = Map.of();
   }
 

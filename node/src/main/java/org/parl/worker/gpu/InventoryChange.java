@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -48,10 +48,12 @@ public record InventoryChange(List<Difference> differences) {
     }
   }
 
+  /** A copy of the differences is kept. */
   public InventoryChange {
     differences = List.copyOf(differences);
   }
 
+  /** Whether every registered unit is where it was. */
   public boolean isEmpty() {
     return differences.isEmpty();
   }
@@ -62,15 +64,15 @@ public record InventoryChange(List<Difference> differences) {
   }
 
   /**
-   * How a worker's inventory changed since it registered: its registered units
-   * ({@link WorkerSettings#gpuDevices()}) compared with a new reading; empty when the reading
+   * How a worker's inventory changed since it registered: the units it registered with (as its
+   * inventory described them when it started) compared with a new reading; empty when the reading
    * failed or is stale, which says nothing about the GPUs.
    */
-  public static Optional<InventoryChange> since(WorkerSettings registered, GpuInventory.Reading now) {
+  public static Optional<InventoryChange> since(List<GpuDevice> registered, GpuInventory.Reading now) {
     if (now.problem().isPresent() || now.stale()) {
       return Optional.empty();
     }
-    return Optional.of(compare(registered.gpuDevices(), now.devices()));
+    return Optional.of(compare(registered, now.devices()));
   }
 
   /**

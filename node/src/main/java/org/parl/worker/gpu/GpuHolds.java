@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.util.Collection;
 import java.util.Optional;
@@ -10,14 +10,14 @@ import org.parl.wire.gateway.Job;
  * and the shares on a GPU never add up to more than the whole of it. The JobCenter decides; this
  * keeps a confused or stale grant from putting two live jobs on one GPU.
  */
-final class GpuHolds {
+public final class GpuHolds {
 
   private static final int WHOLE = GpuAmount.UNITS_PER_GPU;
 
   private GpuHolds() {}
 
   /** Why {@code job} cannot run beside {@code running}, or empty when it can. */
-  static Optional<String> conflict(Collection<Job> running, Job job) {
+  public static Optional<String> conflict(Collection<Job> running, Job job) {
     if (running.stream().anyMatch(other -> other.jobId().equals(job.jobId()))) {
       return Optional.of("already runs job " + job.jobId());
     }

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
+import org.parl.command.TimedCommand;
 
 /**
  * The GPUs of this host, read from {@code nvidia-smi}. The binary can be replaced (option
@@ -25,7 +26,8 @@ public final class GpuInventory {
   static final String QUERY = "--query-gpu=index,uuid,name,memory.total,memory.used,utilization.gpu,"
       + "ecc.errors.uncorrected.volatile.total,retired_pages.pending,remapped_rows.pending";
   static final String FORMAT = "--format=csv,noheader,nounits";
-  static final Duration DEADLINE = Duration.ofSeconds(15);
+  /** How long one reading may take before nvidia-smi is killed and the last good reading stands in. */
+  public static final Duration DEADLINE = Duration.ofSeconds(15);
 
   private final String binary;
   private final Duration deadline;

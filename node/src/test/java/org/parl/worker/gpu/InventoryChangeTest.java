@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,11 +52,10 @@ class InventoryChangeTest {
   }
 
   @Test
-  void sinceRegistrationFromTheWorkersSettingsAndOnlyOnAGoodReading() {
-    WorkerSettings s = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1, 2), REGISTERED, null, null, "nvidia-smi", 1);
+  void sinceRegistrationOnlyOnAGoodReading() {
     assertEquals(Optional.of(new InventoryChange(List.of(new InventoryChange.Gone(2, "GPU-c")))),
-        InventoryChange.since(s, GpuInventory.Reading.of(List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")))));
-    assertEquals(Optional.empty(), InventoryChange.since(s, GpuInventory.Reading.failed("nvidia-smi hangs")));
-    assertEquals(Optional.empty(), InventoryChange.since(s, new GpuInventory.Reading(List.of(), Optional.of("x"), true)));
+        InventoryChange.since(REGISTERED, GpuInventory.Reading.of(List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")))));
+    assertEquals(Optional.empty(), InventoryChange.since(REGISTERED, GpuInventory.Reading.failed("nvidia-smi hangs")));
+    assertEquals(Optional.empty(), InventoryChange.since(REGISTERED, new GpuInventory.Reading(List.of(), Optional.of("x"), true)));
   }
 }

@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,14 +14,13 @@ class GpuHealthWatchTest {
     return new GpuDevice(index, uuid, "Fake", 16_000, 0, 0);
   }
 
-  private static final WorkerSettings SETTINGS = new WorkerSettings("w-1", "h", "127.0.0.1", 2, List.of(0, 1),
-      List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")), null, null, "nvidia-smi", 1);
+  private static final List<GpuDevice> REGISTERED = List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b"));
 
   private static final GpuHealth ECC = new GpuHealth(GpuHealth.State.FAULTY, "uncorrected volatile ECC errors: 2");
 
   @Test
   void aChangeOfHealthIsReportedOnce() {
-    GpuHealthWatch watch = new GpuHealthWatch(SETTINGS);
+    GpuHealthWatch watch = new GpuHealthWatch("w-1", List.of(0, 1), REGISTERED);
     GpuInventory.Reading healthy = GpuInventory.Reading.of(List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b")));
     assertEquals(Optional.empty(), watch.next(healthy), "all healthy, as the JobCenter assumes at registration");
     GpuInventory.Reading faulty = GpuInventory.Reading.of(List.of(gpu(0, "GPU-a"), gpu(1, "GPU-b").withHealth(ECC)));
@@ -39,7 +38,7 @@ class GpuHealthWatchTest {
 
   @Test
   void aGpuGoneFromTheInventoryIsReportedFaulty() {
-    GpuHealthWatch watch = new GpuHealthWatch(SETTINGS);
+    GpuHealthWatch watch = new GpuHealthWatch("w-1", List.of(0, 1), REGISTERED);
     List<GpuCondition> report = watch.next(GpuInventory.Reading.of(List.of(gpu(0, "GPU-a")))).orElseThrow();
     assertEquals(new GpuCondition(1, false, "GPU-b", "inventory changed: GPU 1 (GPU-b) is gone"), report.get(1));
     assertTrue(report.get(0).healthy());

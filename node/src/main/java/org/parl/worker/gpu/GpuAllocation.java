@@ -1,4 +1,4 @@
-package org.parl.worker;
+package org.parl.worker.gpu;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,32 +12,34 @@ import java.util.Map;
  * could not be read) keeps its index and has no UUID to check. With {@code --cuda-visible-devices uuid}
  * ({@link GpuPolicy.Visible#UUID}) every unit with a UUID is named by it.
  */
-final class GpuAllocation {
+public final class GpuAllocation {
 
   private final Map<Integer, GpuDevice> units;
   private final boolean byUuid;
 
-  GpuAllocation(List<GpuDevice> units) {
+  /** Every unit named by its index, or by its UUID where only that names it (a MIG instance). */
+  public GpuAllocation(List<GpuDevice> units) {
     this(units, false);
   }
 
   /**
-   * @param units the worker's units ({@link WorkerSettings#gpuDevices()})
+   * @param units the units the worker lends, as its inventory described them when it started
    * @param byUuid whether {@code CUDA_VISIBLE_DEVICES} names every unit that has a UUID by it
    */
-  GpuAllocation(List<GpuDevice> units, boolean byUuid) {
+  public GpuAllocation(List<GpuDevice> units, boolean byUuid) {
     this.byUuid = byUuid;
     Map<Integer, GpuDevice> m = new LinkedHashMap<>();
     units.forEach(u -> m.put(u.index(), u));
     this.units = Map.copyOf(m);
   }
 
-  static GpuAllocation none() {
+  /** The allocation of a worker with no GPU: every id keeps its index and has no UUID. */
+  public static GpuAllocation none() {
     return new GpuAllocation(List.of());
   }
 
   /** The value of {@code CUDA_VISIBLE_DEVICES} for these ids ({@code ""} for none). */
-  String visibleDevices(List<Integer> gpus) {
+  public String visibleDevices(List<Integer> gpus) {
     return String.join(",", gpus.stream().map(id -> units.containsKey(id) ? name(units.get(id)) : String.valueOf(id))
         .toList());
   }
@@ -47,7 +49,7 @@ final class GpuAllocation {
   }
 
   /** The UUIDs of these ids, in their order; empty when any of them has none (nothing to check against). */
-  List<String> uuids(List<Integer> gpus) {
+  public List<String> uuids(List<Integer> gpus) {
     List<String> out = gpus.stream().map(id -> units.containsKey(id) ? units.get(id).uuid() : "").toList();
     return out.stream().anyMatch(String::isEmpty) ? List.of() : out;
   }
