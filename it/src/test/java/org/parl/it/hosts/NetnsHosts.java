@@ -2,7 +2,6 @@ package org.parl.it.hosts;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.parl.bench.netns.NetnsBed;
 import org.parl.it.ParlProcess;
 
@@ -12,7 +11,7 @@ import org.parl.it.ParlProcess;
  *
  * <p>{@link #close()} stops those processes, then the bed kills whatever else runs inside and
  * deletes itself. Tests that need a bed are skipped, with the reason, only where the kernel refuses
- * namespaces (not root, no {@code ip}).
+ * namespaces (not root, no {@code ip}), and fail there under {@link Required}'s variable.
  */
 public final class NetnsHosts implements AutoCloseable {
 
@@ -30,14 +29,14 @@ public final class NetnsHosts implements AutoCloseable {
 
   /**
    * Creates {@code count} hosts labelled A, B, C... at 10.77.0.2, .3, .4...; aborts the calling
-   * test (JUnit assumption) when this machine cannot make network namespaces.
+   * test ({@link Required}) when this machine cannot make network namespaces.
    */
   public static NetnsHosts create(int count) {
     try {
       return new NetnsHosts(NetnsBed.create(count));
     } catch (NetnsBed.Unavailable e) {
-      Assumptions.abort(e.getMessage());
-      throw e; // not reached: abort throws
+      Required.missing(e.getMessage() + " (bin/setup-packages installs iproute2; namespaces need root)");
+      throw e; // not reached: missing throws
     }
   }
 

@@ -23,7 +23,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,6 +32,7 @@ import org.parl.it.ParlProcess;
 import org.parl.it.SlurmClient;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
+import org.parl.it.hosts.Required;
 
 /**
  * {@code bin/parl slurm} under a real Slurm ({@link SlurmCluster}: slurmctld and two slurmd in network
@@ -57,8 +57,8 @@ class SlurmIT {
 
   @BeforeAll
   void start() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/sbin/munged")),
-        "Slurm is not installed: bin/setup-slurm installs it (bin/test runs it)");
+    Required.that(Files.isExecutable(Path.of("/usr/sbin/slurmctld")) && Files.isExecutable(Path.of("/usr/sbin/munged")),
+        "Slurm and munge (bin/setup-slurm installs them; bin/test runs it)");
     dir = Files.createTempDirectory("parl-slurm-");
     bed = NetnsHosts.create(3);
     slurm = SlurmCluster.start(bed, dir, GPUS_PER_NODE);
