@@ -56,7 +56,9 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     if (targets.isEmpty()) {
-      throw new NodeFailure("no parl cluster runs on this host (start one with 'bin/parl master')");
+      throw new NodeFailure("no parl cluster runs on this host under PARL_HOME " + org.parl.node.ParlHome.root()
+          + " (start one with 'bin/parl master'; for a cluster started elsewhere pass --address HOST:PORT "
+          + "or set PARL_HOME to the folder it was started under)");
     }
     ClusterToken token = tokenOption.find();
     int reached = 0;
@@ -84,7 +86,9 @@ public final class StatusCommand implements Callable<Integer> {
     }
     if (reached == 0) {
       throw new NodeFailure(address != null ? "no parl master answers at " + address
-          : "no parl cluster runs on this host (start one with 'bin/parl master')");
+          : "no parl cluster runs on this host under PARL_HOME " + org.parl.node.ParlHome.root()
+          + " (start one with 'bin/parl master'; for a cluster started elsewhere pass --address HOST:PORT "
+          + "or set PARL_HOME to the folder it was started under)");
     }
     return 0;
   }
