@@ -3,7 +3,6 @@ package org.parl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ServiceLoader;
-import org.parl.spi.ClientConnector;
 
 /**
  * Entry point of the client API, like {@code parl.connect} in PARL:

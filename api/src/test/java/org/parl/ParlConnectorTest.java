@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.spi.ClientConnector;
 
 /** The client is found where the API is not: through the caller's context class loader, as actor code in a job. */
 class ParlConnectorTest {

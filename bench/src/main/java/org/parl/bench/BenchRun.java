@@ -15,7 +15,7 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.parl.net.HostPort;
-import org.parl.security.ClusterToken;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,15 +4,15 @@ import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
-import org.parl.net.HostPort;
-import org.parl.resources.ResourceRequest;
-import org.parl.security.ClusterToken;
-import org.parl.wire.LineSocket;
-import org.parl.wire.gateway.ClientHandshake;
-import org.parl.wire.gateway.GatewayAuth;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.LineSocket;
+import org.parl.internal.wire.gateway.ClientHandshake;
+import org.parl.internal.wire.gateway.GatewayAuth;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest;
 
 /**
  * One client of the master's gateway for the scale benchmark, speaking its typed protocol on the

@@ -3,8 +3,8 @@ package org.parl.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.parl.net.HostPort;
-import org.parl.security.ClusterToken;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * The client side of one scale measurement: {@link ScalePlan#connections()} gateway clients, each

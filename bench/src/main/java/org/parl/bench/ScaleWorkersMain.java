@@ -8,13 +8,13 @@ import java.util.concurrent.TimeUnit;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.control.ControlReply.Snapshot;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.gateway.WorkerState;
 import org.parl.node.BlockingGateway;
 import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
-import org.parl.wire.gateway.WorkerState;
 
 /**
  * A process of {@link SimulatedWorkers} for the scale benchmark: a real cluster member, joined as

@@ -22,8 +22,8 @@ import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.JobPlacement;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,9 +11,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.parl.internal.security.PrivatePaths;
 import org.parl.node.NodeFailure;
 import org.parl.node.ParlHome;
-import org.parl.security.PrivatePaths;
 
 /**
  * Starts this same command again as a background process (without {@code --detach}), waits until

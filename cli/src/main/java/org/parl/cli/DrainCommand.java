@@ -1,7 +1,7 @@
 package org.parl.cli;
 
 import java.util.concurrent.Callable;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
 import org.parl.node.BlockingGateway;
 import org.parl.node.ClusterFiles;
 import org.parl.node.NodeFailure;

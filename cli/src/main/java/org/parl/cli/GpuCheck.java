@@ -10,9 +10,9 @@ import org.parl.control.ClusterType;
 import org.parl.demo.FakeNvidiaSmi;
 import org.parl.demo.Learner;
 import org.parl.demo.LearnerImpl;
+import org.parl.internal.security.ClusterToken;
 import org.parl.node.LocalWorker;
 import org.parl.node.MasterNode;
-import org.parl.security.ClusterToken;
 import org.parl.worker.gpu.GpuDevice;
 import org.parl.worker.gpu.GpuInventory;
 

@@ -6,9 +6,9 @@ import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.ha.MasterDirectory;
+import org.parl.internal.security.ClusterToken;
 import org.parl.node.NodeFailure;
 import org.parl.node.Nodes;
-import org.parl.security.ClusterToken;
 
 /**
  * How a worker or a monitor follows the cluster's masters (docs/contract.md §10): by the records the masters sign

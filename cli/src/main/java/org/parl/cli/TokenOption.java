@@ -1,9 +1,9 @@
 package org.parl.cli;
 
 import java.nio.file.Path;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.PrivatePaths;
 import org.parl.node.ParlHome;
-import org.parl.security.ClusterToken;
-import org.parl.security.PrivatePaths;
 import picocli.CommandLine.Option;
 
 /** {@code --token-file}: where the cluster token is, ahead of the usual places (docs/contract.md §9). */

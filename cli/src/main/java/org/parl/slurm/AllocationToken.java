@@ -10,9 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.Set;
+import org.parl.internal.security.ClusterToken;
 import org.parl.node.NodeFailure;
 import org.parl.node.ParlHome;
-import org.parl.security.ClusterToken;
 
 /**
  * A fresh cluster token for one Slurm allocation: 256 random bits in

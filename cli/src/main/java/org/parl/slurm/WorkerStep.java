@@ -12,8 +12,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.parl.command.TimedCommand;
+import org.parl.internal.security.ClusterToken;
 import org.parl.node.NodeFailure;
-import org.parl.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

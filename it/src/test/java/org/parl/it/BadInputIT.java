@@ -18,10 +18,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.DataAuth;
-import org.parl.wire.Frames;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.Frames;
 
 /**
  * docs/contract.md §8 for what clients send: garbage on the master's gateway and on a job's data port gets a

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
 import org.parl.monitor.MonitorHttp;
-import org.parl.net.HostPort;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterAuthority;
 import org.parl.tls.Fingerprints;
 

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.demo.FakeNvidiaSmi;
+import org.parl.internal.wire.SharedArea;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
 import org.parl.it.hosts.TcpSocket;
-import org.parl.wire.SharedArea;
 
 /**
  * A GPU cluster over three hosts (network namespaces, each node with its own PARL_HOME): the

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.parl.ActorLostException;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.wire.IntegrityException;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.wire.IntegrityException;
 
 /**
  * A relay between a real client and a real job on 127.0.0.1 ({@link SocksRelay}) lets the

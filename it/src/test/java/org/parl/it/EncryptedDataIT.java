@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.Frames;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.security.ClusterToken;
-import org.parl.wire.DataAuth;
-import org.parl.wire.Frames;
 
 /**
  * docs/contract.md §9 with {@code parl master --encrypt-data}: calls and large arrays travel over TLS, the

@@ -17,11 +17,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.parl.security.ClusterToken;
-import org.parl.wire.gateway.ClientHandshake;
-import org.parl.wire.gateway.GatewayAuth;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.gateway.ClientHandshake;
+import org.parl.internal.wire.gateway.GatewayAuth;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
 
 /**
  * A hand-written peer of the master's gateway, as a stranger or a careful client would write one:

@@ -32,8 +32,8 @@ import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
+import org.parl.internal.wire.gateway.Job;
 import org.parl.it.TestMember.Garbage;
-import org.parl.wire.gateway.Job;
 
 /**
  * A GPU cluster of real processes on loopback: a master whose local worker has a fake 4-GPU

@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.Frames;
 import org.parl.it.actors.Reusable;
 import org.parl.it.actors.ReusableImpl;
-import org.parl.security.ClusterToken;
-import org.parl.wire.DataAuth;
-import org.parl.wire.Frames;
 
 /**
  * A job process whose actor was closed cleanly serves the next actor, and shows nothing of the

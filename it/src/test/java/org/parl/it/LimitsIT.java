@@ -30,13 +30,13 @@ import org.parl.ActorLostException;
 import org.parl.ConnectOptions;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.Hashes;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.it.actors.Printer;
 import org.parl.it.actors.PrinterImpl;
 import org.parl.monitor.MonitorHttp;
-import org.parl.security.ClusterToken;
-import org.parl.wire.Hashes;
 
 /**
  * docs/contract.md §8, a peer that is slow, silent or greedy costs bounded memory and never blocks others: a

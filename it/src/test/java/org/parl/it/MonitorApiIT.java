@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.security.ClusterToken;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.monitor.MonitorHttp;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterAuthority;
 
 /**

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.parl.bench.EchoServer;
+import org.parl.internal.wire.ClassPaths;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
-import org.parl.wire.ClassPaths;
 
 /** The multi-host test bed itself: reachability, a cut and its repair, the sweep and the teardown. */
 class NetnsHostsIT {

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.parl.internal.net.HostPort;
 import org.parl.monitor.MonitorHttp;
-import org.parl.net.HostPort;
 
 /**
  * The operator's own monitor certificate ({@code --tls-cert}, {@code --tls-key}), made with the

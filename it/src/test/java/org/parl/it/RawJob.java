@@ -18,13 +18,13 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.DataAuth;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.FrameKeys;
-import org.parl.wire.Frames;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.FrameKeys;
+import org.parl.internal.wire.Frames;
 
 /**
  * A job created through the gateway's raw protocol (the gateway connection stays open, or the

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.ActorLostException;
+import org.parl.internal.wire.IntegrityException;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
 import org.parl.it.hosts.TcpSocket;
-import org.parl.wire.IntegrityException;
 
 /**
  * {@link DataRelayIT} between hosts (README, "Security"; issue 20): on a test bed of three hosts

@@ -58,9 +58,9 @@ import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.Request;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.ReadStatus;
+import org.parl.internal.security.ClusterToken;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 /**

@@ -27,13 +27,13 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.cluster.Addresses;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.ClientHandshake;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
-import org.parl.security.ClusterToken;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.ClientHandshake;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
 
 /**
  * docs/contract.md §9 at the master's gateway: every client and command needs the cluster token, and a peer

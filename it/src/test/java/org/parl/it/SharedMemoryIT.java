@@ -23,9 +23,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.parl.ActorLostException;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.wire.SharedArea;
 import org.parl.it.actors.BigArrays;
 import org.parl.it.actors.BigArraysImpl;
-import org.parl.wire.SharedArea;
 
 /**
  * Large arrays between a client and a job on the same host go through a shared area: every

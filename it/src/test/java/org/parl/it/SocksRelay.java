@@ -19,11 +19,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.parl.internal.wire.FrameBuffer;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.RemoteMethod;
+import org.parl.internal.wire.ValueCodec;
 import org.parl.it.actors.Counter;
-import org.parl.wire.FrameBuffer;
-import org.parl.wire.Frames;
-import org.parl.wire.RemoteMethod;
-import org.parl.wire.ValueCodec;
 
 /**
  * A man in the middle for the data path: a SOCKS5 relay that a client's JDK sockets are sent

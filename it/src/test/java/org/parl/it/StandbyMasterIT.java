@@ -25,14 +25,14 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.RemoteActor;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest;
 import org.parl.it.actors.Counter;
 import org.parl.it.actors.CounterImpl;
 import org.parl.monitor.MonitorHttp;
-import org.parl.security.ClusterToken;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * docs/contract.md §10: standby masters. A master started with {@code --standby} takes over when the active one

@@ -13,7 +13,7 @@ import org.parl.ConnectOptions;
 import org.parl.Parl;
 import org.parl.ParlClient;
 import org.parl.demo.FakeNvidiaSmi;
-import org.parl.wire.ClassPaths;
+import org.parl.internal.wire.ClassPaths;
 
 /**
  * A master process (with its local worker) under a private PARL_HOME, plus whatever else a test

@@ -21,9 +21,9 @@ import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.Request;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.MasterDirectory;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
 import org.parl.node.BlockingGateway;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 /**

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.cluster.Addresses;
-import org.parl.net.HostPort;
-import org.parl.security.ClusterToken;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 /**

@@ -16,7 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.parl.tls.ClusterAuthority;
 
 /**

@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.IOException;
 import java.net.URL;
@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import org.parl.wire.DataMessage;
+import org.parl.internal.wire.DataMessage;
 
 /**
  * What a create request ships, put in place: the actor's class loader over its code blobs, and

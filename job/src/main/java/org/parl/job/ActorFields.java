@@ -1,16 +1,16 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.ATTRIBUTE;
-import static org.parl.wire.ErrorKind.SERIALIZATION;
+import static org.parl.internal.wire.ErrorKind.ATTRIBUTE;
+import static org.parl.internal.wire.ErrorKind.SERIALIZATION;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
-import org.parl.wire.FrameBuffer;
-import org.parl.wire.SharedLink;
-import org.parl.wire.ValueCodec;
+import org.parl.internal.wire.FrameBuffer;
+import org.parl.internal.wire.SharedLink;
+import org.parl.internal.wire.ValueCodec;
 
 /**
  * Remote reads and writes of an actor's instance fields (its own and inherited ones, static ones

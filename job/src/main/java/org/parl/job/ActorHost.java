@@ -1,9 +1,9 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INTERNAL;
-import static org.parl.wire.ErrorKind.INVALID;
-import static org.parl.wire.ErrorKind.REMOTE;
-import static org.parl.wire.ErrorKind.SERIALIZATION;
+import static org.parl.internal.wire.ErrorKind.INTERNAL;
+import static org.parl.internal.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.REMOTE;
+import static org.parl.internal.wire.ErrorKind.SERIALIZATION;
 
 import java.io.IOException;
 import java.lang.reflect.Constructor;
@@ -16,13 +16,13 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import org.parl.wire.DataMessage;
-import org.parl.wire.FrameBuffer;
-import org.parl.wire.Frames;
-import org.parl.wire.RemoteMethod;
-import org.parl.wire.SharedLink;
-import org.parl.wire.Signatures;
-import org.parl.wire.ValueCodec;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.FrameBuffer;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.RemoteMethod;
+import org.parl.internal.wire.SharedLink;
+import org.parl.internal.wire.Signatures;
+import org.parl.internal.wire.ValueCodec;
 
 /**
  * The actor inside a job process: constructs the instance from the shipped code, and serves calls

@@ -13,7 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.Hashes;
 
 /**
  * Shipped code and files on a worker's host, named by content hash and shared by all jobs there,

@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.ErrorKind;
 
 /**
  * A request the actor host could not serve. Its {@link ErrorKind} tells the client which exception

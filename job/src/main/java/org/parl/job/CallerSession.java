@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import org.parl.wire.FrameBuffer;
-import org.parl.wire.Frames;
-import org.parl.wire.SharedLink;
+import org.parl.internal.wire.FrameBuffer;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.SharedLink;
 
 /**
  * Serves the one caller of a job, the client that created its actor, once it has authenticated:

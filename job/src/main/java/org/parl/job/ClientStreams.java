@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.util.function.BooleanSupplier;
-import org.parl.wire.FrameKeys;
-import org.parl.wire.SealedInput;
+import org.parl.internal.wire.FrameKeys;
+import org.parl.internal.wire.SealedInput;
 
 /**
  * The streams of an authenticated client's connection, as the session reads and writes frames:

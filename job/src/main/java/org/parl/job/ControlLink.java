@@ -12,13 +12,13 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.function.Consumer;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ControlAuth;
-import org.parl.wire.DataAuth;
-import org.parl.wire.JobControl;
-import org.parl.wire.JobControlCodec;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ControlAuth;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.JobControlCodec;
 
 /**
  * The job's line to its worker over loopback (JSON lines of {@link JobControl}). The two first prove to each other that

@@ -1,12 +1,12 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.IOException;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.Frames;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.Frames;
 
 /** Reads the JSON header of a CREATE frame ({@link DataMessage.Create}), the name of its payload. */
 final class CreateRequest {

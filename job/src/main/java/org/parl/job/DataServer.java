@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -19,9 +19,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLSocket;
-import org.parl.wire.DataAuth;
-import org.parl.wire.Frames;
-import org.parl.wire.SharedLink;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.SharedLink;
 
 /**
  * A job's data port (docs/contract.md §8): connections are accepted on one thread and each is authenticated

@@ -2,9 +2,9 @@ package org.parl.job;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.parl.wire.Checks;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
 
 /**
  * The body of an ERROR frame ({@link DataMessage.Failure}): the kind, the message, and the remote

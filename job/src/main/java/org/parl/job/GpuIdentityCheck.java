@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
-import org.parl.wire.JobControl.GpuMismatch;
+import org.parl.internal.wire.JobControl.GpuMismatch;
 
 /**
  * Checks, before a GPU actor's constructor runs, that the devices the CUDA driver shows this

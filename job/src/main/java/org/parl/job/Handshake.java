@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -11,16 +11,16 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Supplier;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.BadFrameException;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.DataAuth;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.FrameKeys;
-import org.parl.wire.Frames;
-import org.parl.wire.SharedLink;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.BadFrameException;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.FrameKeys;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.SharedLink;
 
 /**
  * The job's side of the challenge-response that opens a data connection ({@link DataAuth}): the

@@ -16,14 +16,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.SharedLink;
 import org.parl.job.tree.OwnTree;
-import org.parl.net.HostPort;
-import org.parl.security.SharedSecret;
-import org.parl.wire.Checks;
-import org.parl.wire.DataAuth;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.JobControl;
-import org.parl.wire.SharedLink;
 
 /**
  * A job process: one JVM per actor at a time, started by a worker, not a cluster member. It reads

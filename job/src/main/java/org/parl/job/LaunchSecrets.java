@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import org.parl.security.SharedSecret;
+import org.parl.internal.security.SharedSecret;
 
 /**
  * What a worker hands its job process on standard input, so that it appears neither on the

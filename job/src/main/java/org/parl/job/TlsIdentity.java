@@ -17,7 +17,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.X509ExtendedKeyManager;
-import org.parl.wire.DataAuth;
+import org.parl.internal.wire.DataAuth;
 
 /**
  * The TLS identity of a job's data port with {@code --encrypt-data}: a key and a self-signed

@@ -1,6 +1,6 @@
 package org.parl.job;
 
-import static org.parl.wire.ErrorKind.INVALID;
+import static org.parl.internal.wire.ErrorKind.INVALID;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,16 +14,16 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.parl.security.SharedSecret;
-import org.parl.wire.DataAuth;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.FrameKeys;
-import org.parl.wire.Frames;
-import org.parl.wire.JobControl;
-import org.parl.wire.JobControlCodec;
-import org.parl.wire.SealedOutput;
-import org.parl.wire.ValueCodec;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.FrameKeys;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.JobControlCodec;
+import org.parl.internal.wire.SealedOutput;
+import org.parl.internal.wire.ValueCodec;
 
 /**
  * Runs what serving a client involves (the codec over common types, a HELLO with a class path's

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.DataMessage;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.Hashes;
 
 class ActorCodeTest {
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.Hashes;
 
 /** The shipped-code cache evicts least recently used blobs above its cap, never one in use, and a use leaves a blob unchanged. */
 class BlobStoreTest {

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.Hashes;
 
 /** A blob is checked against its hash when it is loaded, not only when it is stored. */
 class BlobVerificationTest {

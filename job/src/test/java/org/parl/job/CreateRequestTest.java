@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.Frames;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.Frames;
 
 /** The header of a CREATE frame is read from the name of its payload, and a bad one is an INVALID request that says why. */
 class CreateRequestTest {

@@ -40,16 +40,16 @@ import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.DataAuth;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.FrameKeys;
-import org.parl.wire.Frames;
-import org.parl.wire.IntegrityException;
-import org.parl.wire.SharedLink;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.FrameKeys;
+import org.parl.internal.wire.Frames;
+import org.parl.internal.wire.IntegrityException;
+import org.parl.internal.wire.SharedLink;
 
 /**
  * The job's data port on loopback, with a session that echoes: the challenge-response both ways

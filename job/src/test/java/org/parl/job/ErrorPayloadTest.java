@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.Checks;
-import org.parl.wire.DataMessage;
-import org.parl.wire.DataMessageCodec;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.DataMessage;
+import org.parl.internal.wire.DataMessageCodec;
+import org.parl.internal.wire.ErrorKind;
 
 class ErrorPayloadTest {
 

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.JobControl.GpuMismatch;
-import org.parl.wire.JobControlCodec;
+import org.parl.internal.wire.JobControl.GpuMismatch;
+import org.parl.internal.wire.JobControlCodec;
 
 /** The GPU identity check against a driver that shows what the test says. */
 class GpuIdentityCheckTest {

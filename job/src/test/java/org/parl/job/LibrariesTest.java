@@ -20,7 +20,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.Hashes;
 
 /** The installation's jars that are not on a job's class path still reach its actors, after their own code. */
 class LibrariesTest {

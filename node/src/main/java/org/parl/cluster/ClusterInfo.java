@@ -2,8 +2,8 @@ package org.parl.cluster;
 
 import io.vertx.core.json.JsonObject;
 import org.parl.control.ClusterType;
-import org.parl.wire.gateway.ClusterDescription;
-import org.parl.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.ClusterDescription;
+import org.parl.internal.wire.gateway.GatewayCodec;
 
 /**
  * How to reach a cluster, as the master hands it to joining workers and monitors and publishes it

@@ -2,7 +2,7 @@ package org.parl.cluster;
 
 import java.util.HexFormat;
 import java.util.UUID;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * The Hazelcast cluster name of a master's cluster, derived from the token and a random id per

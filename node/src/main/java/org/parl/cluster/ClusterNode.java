@@ -14,7 +14,7 @@ import io.vertx.spi.cluster.hazelcast.HazelcastClusterManager;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.parl.control.ControlCodec;
-import org.parl.security.SignedRecords;
+import org.parl.internal.security.SignedRecords;
 import org.parl.tls.ClusterKeys;
 import org.parl.tls.TlsPolicy;
 

@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
-import org.parl.security.SignedRecords;
+import org.parl.internal.security.SignedRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

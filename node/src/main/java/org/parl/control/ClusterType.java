@@ -2,7 +2,7 @@ package org.parl.control;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import org.parl.wire.BadMessageException;
+import org.parl.internal.wire.BadMessageException;
 
 /**
  * Whether a cluster lends CPUs (the default), GPUs (PARL's two kinds), or both side by side (a mixed

@@ -3,7 +3,7 @@ package org.parl.control;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
-import org.parl.wire.BadMessageException;
+import org.parl.internal.wire.BadMessageException;
 
 /**
  * Sends control messages: a request always with a timeout, its reply checked to be of the type

@@ -4,9 +4,9 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.EventBus;
 import io.vertx.core.eventbus.MessageCodec;
 import io.vertx.core.json.JsonObject;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.TypedJson;
-import org.parl.wire.gateway.GatewayRequest;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.TypedJson;
+import org.parl.internal.wire.gateway.GatewayRequest;
 
 /**
  * The one event-bus codec of the control plane: a {@link ControlMessage} travels between nodes as

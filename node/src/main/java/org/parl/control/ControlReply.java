@@ -2,13 +2,13 @@ package org.parl.control;
 
 import java.util.List;
 import org.parl.control.WorkerRequest.Launch;
-import org.parl.wire.Checks;
-import org.parl.wire.Required;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.JobPlacement;
-import org.parl.wire.gateway.WaitingCreate;
-import org.parl.wire.gateway.WorkerState;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.Required;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.JobPlacement;
+import org.parl.internal.wire.gateway.WaitingCreate;
+import org.parl.internal.wire.gateway.WorkerState;
 
 /** The replies to {@link Request}s; a failure is an event-bus failure with an {@code ErrorKind} code instead. */
 public sealed interface ControlReply extends ControlMessage {
@@ -83,7 +83,7 @@ public sealed interface ControlReply extends ControlMessage {
     public QueueFigures {
       byReason = byReason == null ? java.util.Map.of() : java.util.Map.copyOf(byReason);
       if (byReason.size() > 32) {
-        throw new org.parl.wire.BadMessageException("field 'byReason' has " + byReason.size() + " entries, at most 32 allowed");
+        throw new org.parl.internal.wire.BadMessageException("field 'byReason' has " + byReason.size() + " entries, at most 32 allowed");
       }
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);

@@ -7,8 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ErrorKind;
 import org.slf4j.Logger;
 
 /**

@@ -3,8 +3,8 @@ package org.parl.control;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ErrorKind;
 
 /** {@link ErrorKind}s on the event bus, where a failure's kind travels as its {@link ErrorKind#code()}. */
 public final class Failures {

@@ -9,13 +9,13 @@ import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.ControlReply.WaitingList;
-import org.parl.resources.ResourceRequest;
-import org.parl.wire.Checks;
-import org.parl.wire.Required;
-import org.parl.wire.gateway.GatewayRequest;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.WorkerState;
-import org.parl.wire.gateway.WorkerState.GpuCard;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.Required;
+import org.parl.internal.wire.gateway.GatewayRequest;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.WorkerState;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 
 /** What the JobCenter ({@code parl.jobcenter}) is asked: every change to the pool goes through here. */
 public sealed interface JobCenterRequest extends ControlMessage {
@@ -215,7 +215,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
       uuid = Checks.text("uuid", uuid, Checks.MAX_STRING);
       fault = Checks.text("fault", fault, Checks.MAX_TEXT);
       if (!healthy && (fault == null || fault.isBlank())) {
-        throw new org.parl.wire.BadMessageException("field 'fault' must say what is wrong with unhealthy GPU " + index);
+        throw new org.parl.internal.wire.BadMessageException("field 'fault' must say what is wrong with unhealthy GPU " + index);
       }
     }
   }

@@ -1,7 +1,7 @@
 package org.parl.control;
 
-import org.parl.wire.Checks;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * A job process as its worker sees it, for the monitor: the job placed on it, and how the process

@@ -1,7 +1,7 @@
 package org.parl.control;
 
-import org.parl.wire.Checks;
-import org.parl.wire.gateway.GpuFault;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.gateway.GpuFault;
 
 /** Events the JobCenter publishes to every master's gateway, and a node's own events. */
 public sealed interface LocalEvent extends ControlMessage {

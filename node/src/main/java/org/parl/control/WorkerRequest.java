@@ -5,8 +5,8 @@ import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
 import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.ControlReply.Launched;
-import org.parl.wire.Checks;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * What a worker ({@code parl.worker.<id>}) is asked, by the master's gateway and by monitors. The

@@ -17,7 +17,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
 import org.parl.control.ControlBus;
 import org.parl.control.LocalEvent.MastersChanged;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,7 +4,7 @@ import io.vertx.core.json.JsonObject;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Optional;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * A master's entry in the cluster map {@value org.parl.cluster.Addresses#MASTERS_MAP}, signed with

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.parl.wire.gateway.MasterState;
+import org.parl.internal.wire.gateway.MasterState;
 
 /**
  * The masters of the cluster at one moment, and the election (docs/contract.md §10): the active master is the

@@ -8,12 +8,12 @@ import io.vertx.core.net.NetSocket;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.parl.internal.wire.Checks;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest.ClientHello;
 import org.parl.limits.WriteBound;
-import org.parl.wire.Checks;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest.ClientHello;
 
 /**
  * One connection to the master's gateway. Nothing is served to it before it has authenticated

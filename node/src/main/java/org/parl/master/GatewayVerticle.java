@@ -39,34 +39,34 @@ import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ClassPaths;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GatewayAuth;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest;
+import org.parl.internal.wire.gateway.GatewayRequest.Authenticate;
+import org.parl.internal.wire.gateway.GatewayRequest.ClientHello;
+import org.parl.internal.wire.gateway.GatewayRequest.Create;
+import org.parl.internal.wire.gateway.GatewayRequest.Kill;
+import org.parl.internal.wire.gateway.GatewayRequest.MasterHello;
+import org.parl.internal.wire.gateway.GatewayRequest.MonitorHello;
+import org.parl.internal.wire.gateway.GatewayRequest.Ping;
+import org.parl.internal.wire.gateway.GatewayRequest.StatusHello;
+import org.parl.internal.wire.gateway.GatewayRequest.WorkerHello;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.RuntimeJar;
 import org.parl.limits.LimitSettings;
-import org.parl.security.ClusterToken;
 import org.parl.tls.NodeCertificate;
 import org.parl.tls.TlsPolicy;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ClassPaths;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.GatewayAuth;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest;
-import org.parl.wire.gateway.GatewayRequest.Authenticate;
-import org.parl.wire.gateway.GatewayRequest.ClientHello;
-import org.parl.wire.gateway.GatewayRequest.Create;
-import org.parl.wire.gateway.GatewayRequest.Kill;
-import org.parl.wire.gateway.GatewayRequest.MasterHello;
-import org.parl.wire.gateway.GatewayRequest.MonitorHello;
-import org.parl.wire.gateway.GatewayRequest.Ping;
-import org.parl.wire.gateway.GatewayRequest.StatusHello;
-import org.parl.wire.gateway.GatewayRequest.WorkerHello;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.RuntimeJar;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The master's client gateway on {@code --port}, speaking the typed JSON-lines protocol of
- * {@code org.parl.wire.gateway} inside TLS with the cluster's certificate. A connection is served
+ * {@code org.parl.internal.wire.gateway} inside TLS with the cluster's certificate. A connection is served
  * only once it has proved that it holds the cluster token ({@link GatewayDoor}). Joining workers
  * and monitors learn the cluster's Hazelcast address here, {@code parl status} asks for a summary,
  * and clients (which are not cluster members) create actors. A create is placed by the

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.parl.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.GpuFault;
 
 /**
  * The JobCenter's record of quarantined GPUs (docs/contract.md §11): for each, its fault, and since when its

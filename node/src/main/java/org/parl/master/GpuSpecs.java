@@ -5,8 +5,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 import org.parl.scheduler.GpuSpec;
-import org.parl.wire.gateway.WorkerState.GpuCard;
 
 /** The GPUs a registering worker lends, as the pool knows them: index, UUID, model and memory from its inventory. */
 final class GpuSpecs {

@@ -12,18 +12,18 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.WaitingCreate;
+import org.parl.internal.wire.gateway.WorkerState;
 import org.parl.limits.LimitSettings;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
 import org.parl.scheduler.GpuSpec;
 import org.parl.scheduler.ResourcePool;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.GpuFault;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.WaitingCreate;
-import org.parl.wire.gateway.WorkerState;
 
 /**
  * The JobCenter's decisions, without Vert.x: which workers are in the pool, which requests are

@@ -48,11 +48,11 @@ import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.Masters;
-import org.parl.resources.ResourceRequest;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.GpuFault;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

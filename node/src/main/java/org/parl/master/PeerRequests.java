@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.parl.control.Failures;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.ErrorKind;
 
 /**
  * Requests in flight to other nodes, by node, so that they fail as soon as that node is known to

@@ -22,9 +22,9 @@ import org.parl.control.WorkerRequest.KillJob;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.JobPlacement;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.JobPlacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * How a new active master rebuilds the JobCenter (docs/contract.md §10), without Vert.x: from the workers'

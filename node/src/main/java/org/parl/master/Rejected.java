@@ -1,6 +1,6 @@
 package org.parl.master;
 
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.ErrorKind;
 
 /** A request the JobCenter refuses, with the kind of failure its sender gets and why. */
 public final class Rejected extends RuntimeException {

@@ -1,8 +1,8 @@
 package org.parl.master;
 
 import org.parl.control.ClusterType;
-import org.parl.resources.ResourceRequest;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.ErrorKind;
 
 /**
  * The cluster's kind applied to what a client asked for: a CPU cluster grants CPUs only, a GPU cluster

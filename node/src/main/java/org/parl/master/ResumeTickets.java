@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.parl.AuthenticationException;
 import org.parl.cluster.Addresses;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

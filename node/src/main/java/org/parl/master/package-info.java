@@ -1,5 +1,5 @@
 /**
- * The master: its client gateway (TLS, the typed protocol of {@code org.parl.wire.gateway}, a
+ * The master: its client gateway (TLS, the typed protocol of {@code org.parl.internal.wire.gateway}, a
  * door that authenticates each connection before anything is served, {@link org.parl.master.GatewayVerticle})
  * and, on the active master, the JobCenter that owns the cluster's CPU/GPU pool
  * ({@link org.parl.master.JobCenterVerticle} around the decisions of {@link org.parl.master.JobCenter}):

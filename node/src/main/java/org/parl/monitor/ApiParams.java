@@ -4,7 +4,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
-import org.parl.wire.Checks;
+import org.parl.internal.wire.Checks;
 
 /**
  * Checks what a browser or a script puts into monitor URLs before anything else looks at it.

@@ -20,7 +20,7 @@ import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.ha.JobCenterCalls;
 import org.parl.ha.Masters;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.ErrorKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

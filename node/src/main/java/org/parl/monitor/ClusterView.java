@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.parl.resources.GpuAmount;
+import org.parl.internal.resources.GpuAmount;
 
 /**
  * Turns a {@link ClusterState} into the JSON of {@code GET /api/cluster} (docs/contract.md §6): workers with

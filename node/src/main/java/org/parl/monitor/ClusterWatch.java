@@ -5,7 +5,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.function.Supplier;
 import org.parl.ha.Masters;
-import org.parl.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayCodec;
 
 /**
  * The monitor's current picture of the cluster: each refresh reads the cluster

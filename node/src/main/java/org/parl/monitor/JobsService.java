@@ -21,8 +21,8 @@ import org.parl.control.Request;
 import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * Asks the workers about jobs, live and ended: a client's jobs, a job's log tail, a job's whole

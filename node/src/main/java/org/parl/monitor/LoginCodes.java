@@ -8,7 +8,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * One-time login codes for the monitor's login link, {@code /login?code=C}, like Jupyter's. Each

@@ -9,7 +9,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

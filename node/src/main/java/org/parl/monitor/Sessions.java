@@ -9,7 +9,7 @@ import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * The monitor's browser sessions, in memory: an id of 256 random bits per login, good for

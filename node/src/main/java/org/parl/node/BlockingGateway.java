@@ -7,16 +7,16 @@ import java.net.SocketTimeoutException;
 import javax.net.ssl.SSLException;
 import org.parl.AuthenticationException;
 import org.parl.cluster.ClusterInfo;
-import org.parl.net.HostPort;
-import org.parl.security.ClusterToken;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.LineSocket;
-import org.parl.wire.gateway.ClientHandshake;
-import org.parl.wire.gateway.GatewayAuth;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.LineSocket;
+import org.parl.internal.wire.gateway.ClientHandshake;
+import org.parl.internal.wire.gateway.GatewayAuth;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest;
 
 /**
  * One hello to a master's gateway from a command-line process (no Vert.x event loop needed): used

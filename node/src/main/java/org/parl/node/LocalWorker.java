@@ -3,7 +3,7 @@ package org.parl.node;
 import java.util.List;
 import java.util.UUID;
 import org.parl.control.ClusterType;
-import org.parl.net.Hostnames;
+import org.parl.internal.net.Hostnames;
 import org.parl.worker.WorkerSettings;
 import org.parl.worker.gpu.GpuDevice;
 import org.parl.worker.gpu.GpuInventory;

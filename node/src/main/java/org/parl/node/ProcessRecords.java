@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.parl.security.PrivatePaths;
+import org.parl.internal.security.PrivatePaths;
 
 /**
  * A folder of small JSON files, each about one running process of this host (a master's cluster,

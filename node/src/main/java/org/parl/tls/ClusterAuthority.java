@@ -25,7 +25,7 @@ import org.bouncycastle.cert.CertIOException;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /**
  * The cluster's certificate authority, derived from the token like the rest of its TLS identity:

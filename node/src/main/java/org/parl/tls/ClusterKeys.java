@@ -17,8 +17,8 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.parl.security.ClusterToken;
-import org.parl.security.SignedRecords;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SignedRecords;
 
 /**
  * The TLS identity of a cluster, derived from its token alone, so that users copy one file to a

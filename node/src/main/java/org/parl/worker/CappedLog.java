@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.parl.security.PrivatePaths;
+import org.parl.internal.security.PrivatePaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

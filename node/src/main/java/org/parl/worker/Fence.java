@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,7 +2,7 @@ package org.parl.worker;
 
 import io.vertx.core.Vertx;
 import java.util.function.BiConsumer;
-import org.parl.wire.JobControl;
+import org.parl.internal.wire.JobControl;
 
 /**
  * Pings every connected job process and kills one that has not answered for {@link #HUNG_MS}: a

@@ -9,7 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.parl.wire.Hashes;
+import org.parl.internal.wire.Hashes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

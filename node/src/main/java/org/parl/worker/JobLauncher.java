@@ -19,11 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.parl.ParlException;
+import org.parl.internal.security.PrivatePaths;
+import org.parl.internal.wire.ClassPaths;
+import org.parl.internal.wire.Frames;
 import org.parl.job.JobMain;
 import org.parl.limits.LimitSettings;
-import org.parl.security.PrivatePaths;
-import org.parl.wire.ClassPaths;
-import org.parl.wire.Frames;
 import org.parl.worker.gpu.GpuAllocation;
 
 /**

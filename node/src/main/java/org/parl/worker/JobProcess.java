@@ -5,11 +5,11 @@ import io.vertx.core.Promise;
 import io.vertx.core.net.NetSocket;
 import java.nio.file.Path;
 import java.util.List;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.gateway.Job;
 import org.parl.job.tree.JobTree;
 import org.parl.limits.WriteBound;
-import org.parl.security.SharedSecret;
-import org.parl.wire.JobControl;
-import org.parl.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * The worker's registry of its job processes and their {@link JobVerticle}s: the live ones by slot,

@@ -19,9 +19,9 @@ import org.parl.control.WorkerRequest.DownloadLog;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
 import org.parl.job.tree.JobTree;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

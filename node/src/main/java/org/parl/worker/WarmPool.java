@@ -9,7 +9,7 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Stream;
-import org.parl.wire.JobControl;
+import org.parl.internal.wire.JobControl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

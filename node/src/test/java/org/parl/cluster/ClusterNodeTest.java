@@ -8,7 +8,7 @@ import io.vertx.core.eventbus.EventBusOptions;
 import io.vertx.core.http.ClientAuth;
 import io.vertx.core.net.PfxOptions;
 import org.junit.jupiter.api.Test;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 class ClusterNodeTest {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.parl.security.SignedRecords;
+import org.parl.internal.security.SignedRecords;
 
 /** How {@link MapPublisher} batches its writes: one batch in flight, the latest record of each key. */
 class MapPublisherTest {

@@ -17,8 +17,8 @@ import org.parl.control.ControlReply.JobStatus;
 import org.parl.control.Dispatcher;
 import org.parl.control.JobView;
 import org.parl.control.WorkerRequest.ReadStatus;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
 
 /** A request about one job goes to the job's verticle, and to its worker only when no verticle is there. */
 class OneJobTest {

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.gateway.Job;
 
 class ControlCodecTest {
 

@@ -24,8 +24,8 @@ import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
-import org.parl.wire.BadMessageException;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.ErrorKind;
 import org.slf4j.LoggerFactory;
 
 @ExtendWith(VertxExtension.class)

@@ -36,14 +36,14 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
-import org.parl.resources.ResourceRequest;
-import org.parl.wire.gateway.GatewayRequest.Create;
-import org.parl.wire.gateway.GpuFault;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.JobPlacement;
-import org.parl.wire.gateway.WaitingCreate;
-import org.parl.wire.gateway.WorkerState;
-import org.parl.wire.gateway.WorkerState.GpuCard;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.gateway.GatewayRequest.Create;
+import org.parl.internal.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.JobPlacement;
+import org.parl.internal.wire.gateway.WaitingCreate;
+import org.parl.internal.wire.gateway.WorkerState;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 
 /** One valid instance of every control message, with non-default values wherever there is one. */
 final class Samples {

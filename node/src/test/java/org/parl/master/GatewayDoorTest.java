@@ -28,16 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.parl.AuthenticationException;
 import org.parl.cluster.ClusterInfo;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.wire.JsonLines;
+import org.parl.internal.wire.gateway.ClientHandshake;
+import org.parl.internal.wire.gateway.ClusterDescription;
+import org.parl.internal.wire.gateway.GatewayCodec;
+import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GatewayRequest;
 import org.parl.node.BlockingGateway;
-import org.parl.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
-import org.parl.wire.JsonLines;
-import org.parl.wire.gateway.ClientHandshake;
-import org.parl.wire.gateway.ClusterDescription;
-import org.parl.wire.gateway.GatewayCodec;
-import org.parl.wire.gateway.GatewayReply;
-import org.parl.wire.gateway.GatewayRequest;
 
 /**
  * The gateway's door with real TLS and the cluster's certificate: the token's holders get in
@@ -239,7 +239,7 @@ class GatewayDoorTest {
   /** One refusal that says why and nothing about the cluster, then the end of the connection. */
   private static void assertRefused(TlsPeer peer, String why) throws Exception {
     GatewayReply r = reply(peer.readLine());
-    assertTrue(r instanceof GatewayReply.Failed f && f.kind() == org.parl.wire.ErrorKind.UNAUTHENTICATED
+    assertTrue(r instanceof GatewayReply.Failed f && f.kind() == org.parl.internal.wire.ErrorKind.UNAUTHENTICATED
         && f.message().startsWith(GatewayDoor.REFUSAL) && f.message().contains(why), String.valueOf(r));
     assertNull(peer.readLine(), "the connection is closed after the refusal");
     String all = peer.received.toString(StandardCharsets.UTF_8);

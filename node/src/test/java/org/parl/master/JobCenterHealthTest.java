@@ -11,9 +11,9 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.WorkerState;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.WorkerState;
 
 /** Quarantine of faulty GPUs in the JobCenter (docs/contract.md §11). */
 class JobCenterHealthTest {

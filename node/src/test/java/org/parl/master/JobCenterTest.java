@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.WorkerState.GpuCard;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 
 class JobCenterTest {
 

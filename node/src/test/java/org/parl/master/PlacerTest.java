@@ -26,9 +26,9 @@ import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.MasterRecord;
 import org.parl.ha.Masters;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.gateway.Job;
-import org.parl.wire.gateway.JobPlacement;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.Job;
+import org.parl.internal.wire.gateway.JobPlacement;
 import org.slf4j.LoggerFactory;
 
 /** The gateway's placing: the JobCenter's launch goes to the worker as it is, and the worker's answer is checked. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.parl.control.ClusterType;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.RegisterWorker;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * {@link Rebuild} (docs/contract.md §10) against maps and worker reports that disagree in every way: jobs the

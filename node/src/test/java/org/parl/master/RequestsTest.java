@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.parl.control.ClusterType;
-import org.parl.resources.ResourceRequest;
-import org.parl.wire.ErrorKind;
+import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.ErrorKind;
 
 /** What a create asks for, admitted by the rules of the cluster's kind before the pool sees it. */
 class RequestsTest {

@@ -12,7 +12,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.parl.wire.gateway.GatewayAuth;
+import org.parl.internal.wire.gateway.GatewayAuth;
 
 /** A hand-made peer of the gateway: TLS that takes any certificate, then lines as the test writes them. */
 final class TlsPeer implements AutoCloseable {

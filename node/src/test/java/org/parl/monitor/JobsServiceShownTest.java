@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.parl.control.JobView;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.gateway.Job;
 
 /** The monitor shows a job process flat, as it always has, though the worker sends its job as one record. */
 class JobsServiceShownTest {

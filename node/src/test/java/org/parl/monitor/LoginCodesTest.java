@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /** One-time login codes: good once, on one start of one monitor; refused when expired, reused, stale, forged or malformed. */
 class LoginCodesTest {

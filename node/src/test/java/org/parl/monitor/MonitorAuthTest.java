@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 /** Who gets in: the Bearer token, a session cookie, nothing else; and where a login leads. */
 class MonitorAuthTest {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 import org.parl.tls.ClusterKeys;
 
 /**

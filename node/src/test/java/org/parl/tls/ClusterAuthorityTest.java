@@ -19,7 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 class ClusterAuthorityTest {
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.parl.security.ClusterToken;
+import org.parl.internal.security.ClusterToken;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterKeysTest {

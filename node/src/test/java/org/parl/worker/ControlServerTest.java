@@ -24,12 +24,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.security.ClusterToken;
-import org.parl.security.SharedSecret;
-import org.parl.wire.ControlAuth;
-import org.parl.wire.DataAuth;
-import org.parl.wire.JobControl;
-import org.parl.wire.JobControlCodec;
+import org.parl.internal.security.ClusterToken;
+import org.parl.internal.security.SharedSecret;
+import org.parl.internal.wire.ControlAuth;
+import org.parl.internal.wire.DataAuth;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.JobControlCodec;
 
 /**
  * The worker's control port against fake job processes on loopback: only a connection that proves

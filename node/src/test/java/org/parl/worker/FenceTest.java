@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.parl.net.HostPort;
+import org.parl.internal.net.HostPort;
 
 /**
  * A worker's reaction to losing its master: at once when the master's gateway refuses connections

@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.ClassPaths;
+import org.parl.internal.wire.ClassPaths;
 import org.parl.worker.gpu.GpuAllocation;
 import org.parl.worker.gpu.GpuDevice;
 import org.parl.worker.gpu.GpuHealth;

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.JobControl;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.gateway.Job;
 
 class JobReuseTableTest {
 

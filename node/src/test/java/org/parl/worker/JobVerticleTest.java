@@ -36,9 +36,9 @@ import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
-import org.parl.wire.ErrorKind;
-import org.parl.wire.JobControl;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.JobControl;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * A job process: the states it goes through as it is told what happened, and what its verticle

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
-import org.parl.wire.SharedArea;
+import org.parl.internal.wire.SharedArea;
 
 /**
  * What {@link MemoryWatch} sees of a shared area: the pages of a mapped file that a process has

@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * Throughput of the JobCenter's CPU/GPU pool as the cluster grows.

@@ -1,7 +1,7 @@
 package org.parl.scheduler;
 
-import org.parl.resources.GpuAmount;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * The one thing that stops a request on one worker now, in words that do not name the worker so that

@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * Per worker, the constraint that stops a request, with alike workers grouped under one line

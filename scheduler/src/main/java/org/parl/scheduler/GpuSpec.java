@@ -1,6 +1,6 @@
 package org.parl.scheduler;
 
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * One GPU (or MIG instance) a worker lends, as its inventory describes it.

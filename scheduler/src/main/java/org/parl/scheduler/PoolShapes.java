@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * The shapes of the workers of a pool (CPUs, and the model and memory of each GPU), counted, so that

@@ -6,9 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.parl.resources.Allocation;
-import org.parl.resources.GpuAmount;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * The mutable state of one worker of a {@link ResourcePool}: what it lends, what its jobs hold, and

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.parl.resources.Allocation;
-import org.parl.resources.GpuAmount;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * The CPU/GPU pool of a cluster: which worker lends what, which job holds what, and what is out of

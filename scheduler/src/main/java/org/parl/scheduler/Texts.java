@@ -1,7 +1,7 @@
 package org.parl.scheduler;
 
-import org.parl.resources.GpuAmount;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.resources.ResourceRequest;
 
 /** Small pieces of the sentences the pool writes, so that they read alike everywhere. */
 final class Texts {

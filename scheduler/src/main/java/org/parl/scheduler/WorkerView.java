@@ -2,7 +2,7 @@ package org.parl.scheduler;
 
 import java.util.List;
 import java.util.Set;
-import org.parl.resources.GpuAmount;
+import org.parl.internal.resources.GpuAmount;
 
 /**
  * An immutable snapshot of one worker's resources, as published to the cluster map.

@@ -10,8 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
 
 /** Shares, budgets, models, mixed workers and service states. */
 class PoolPlacementTest {

@@ -10,8 +10,8 @@ import static org.parl.scheduler.PoolPlacementTest.share;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
 
 /** {@link ResourcePool#neverFits} and {@link ResourcePool#explain}: what users read. */
 class PoolReasonsTest {

@@ -15,8 +15,8 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
 
 /**
  * Thousands of random add/remove/allocate/release steps per seed, with the pool's invariant and

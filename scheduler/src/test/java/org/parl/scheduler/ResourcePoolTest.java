@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.parl.resources.Allocation;
-import org.parl.resources.ResourceRequest;
+import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.ResourceRequest;
 
 class ResourcePoolTest {
 

@@ -2,7 +2,7 @@ package org.parl.worker.gpu;
 
 import io.vertx.core.json.JsonObject;
 import java.util.Optional;
-import org.parl.wire.gateway.WorkerState.GpuCard;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 
 /**
  * One unit a worker can lend, as {@code nvidia-smi} describes it: a whole GPU, or one MIG instance

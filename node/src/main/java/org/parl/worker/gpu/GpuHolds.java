@@ -2,8 +2,8 @@ package org.parl.worker.gpu;
 
 import java.util.Collection;
 import java.util.Optional;
-import org.parl.resources.GpuAmount;
-import org.parl.wire.gateway.Job;
+import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.wire.gateway.Job;
 
 /**
  * The worker's own check of a grant against the jobs it runs: a GPU held whole is held by one job,

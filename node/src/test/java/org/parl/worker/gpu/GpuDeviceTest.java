@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.parl.wire.gateway.WorkerState.GpuCard;
+import org.parl.internal.wire.gateway.WorkerState.GpuCard;
 
 /** What a worker tells the JobCenter of the units it lends. */
 class GpuDeviceTest {
