@@ -25,12 +25,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code parl demo}: a CPU cluster and a GPU cluster in this process (a fake 4-GPU inventory
- * where the host has no GPU), a short workload of CPU and GPU actors with blocking and future
+ * {@code parl demo}: a mixed cluster in this process (a fake 4-GPU inventory where the host has
+ * no GPU), a short workload of CPU and GPU actors with blocking and future
  * calls, then a clean stop.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-    description = "Start a small CPU and GPU cluster in this process, run a few actors, and stop.")
+    description = "Start a small mixed cluster in this process (CPU and GPU actors side by side; fake GPUs where "
+        + "none are found), run a few actors, and stop.")
 public final class DemoCommand implements Callable<Integer> {
 
   @Mixin

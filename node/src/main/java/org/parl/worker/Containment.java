@@ -40,7 +40,7 @@ final class Containment {
   private final Path base;
   private final String description;
 
-  private Containment(Path base, String description) {
+  Containment(Path base, String description) {
     this.base = base;
     this.description = description;
   }
@@ -132,11 +132,25 @@ final class Containment {
     }
   }
 
-  /** Removes the worker's own group once every job tree is gone; blocking. */
+  /**
+   * Removes the worker's own group once every job tree is gone, with the empty groups its jobs left
+   * (a job whose end was not waited for keeps its group until here); blocking. A group that still
+   * holds a process stays, and is said once.
+   */
   void close() {
-    if (base != null) {
-      deleteQuietly(base);
+    if (base == null) {
+      return;
     }
+    try (DirectoryStream<Path> groups = Files.newDirectoryStream(base, Files::isDirectory)) {
+      for (Path group : groups) {
+        if (!deleteQuietly(group)) {
+          log.warn("job cgroup {} still holds processes: it stays", group);
+        }
+      }
+    } catch (IOException e) {
+      log.warn("could not list the job cgroups under {}: {}", base, e.getMessage());
+    }
+    deleteQuietly(base);
   }
 
   private static boolean deleteQuietly(Path dir) {

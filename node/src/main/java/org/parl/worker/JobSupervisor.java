@@ -236,11 +236,6 @@ final class JobSupervisor {
     return table.jobs();
   }
 
-  /** Kills every process; used when the worker stops. */
-  void killAll() {
-    killAll("its worker stopped");
-  }
-
   /** Kills every process, each end reported with {@code cause}; from now on the worker is {@link #stopping()}. */
   void killAll(String cause) {
     stopping = true;

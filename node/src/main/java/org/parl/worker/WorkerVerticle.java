@@ -266,14 +266,8 @@ public final class WorkerVerticle extends VerticleBase {
       stats.remove(settings.workerId());
       stats.flush();
     }
-    return sayGoodbye().compose(v -> {
-      if (gpuLocks == null) {
-        jobs.killAll();
-        return Future.succeededFuture();
-      }
-      // the GPUs are given up only once the jobs that used them are gone
-      return jobs.stopAll("its worker stopped").compose(n -> releaseGpus());
-    });
+    // the GPUs are given up only once the jobs that used them are gone; waiting also lets the jobs' cgroups be removed
+    return sayGoodbye().compose(v -> jobs.stopAll("its worker stopped")).compose(n -> releaseGpus());
   }
 
   /**

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.parl.job.tree.JobTree;
 import org.parl.job.tree.ProcStat;
 import org.parl.job.tree.SessionTree;
@@ -35,6 +38,32 @@ class ContainmentTest {
     assertEquals(List.of(), left, "every process of the tree is gone");
     // the tree counts a zombie as gone; this JVM reaps its child a moment later
     assertTrue(leader.waitFor(5, TimeUnit.SECONDS), "the leader was killed");
+  }
+
+  @Test
+  void closeRemovesTheEmptyJobGroupsAndThenItsOwn(@TempDir Path dir) throws Exception {
+    Path base = Files.createDirectory(dir.resolve("parl-w1"));
+    Files.createDirectory(base.resolve("j0"));
+    Files.createDirectory(base.resolve("j1"));
+    new Containment(base, "test").close();
+    assertFalse(Files.exists(base), "the worker's group and its empty job groups are gone");
+  }
+
+  @Test
+  void closeKeepsAGroupThatCannotBeRemoved(@TempDir Path dir) throws Exception {
+    Path base = Files.createDirectory(dir.resolve("parl-w1"));
+    Files.createDirectory(base.resolve("j0"));
+    // on a cgroup file system a group with members refuses rmdir; a file in a plain folder does the same here
+    Files.writeString(Files.createDirectory(base.resolve("busy")).resolve("member"), "1");
+    new Containment(base, "test").close();
+    assertFalse(Files.exists(base.resolve("j0")), "the empty group is removed");
+    assertTrue(Files.exists(base.resolve("busy")), "the busy group stays");
+    assertTrue(Files.exists(base), "so does the worker's group that holds it");
+  }
+
+  @Test
+  void closeWithoutCgroupsDoesNothing() {
+    new Containment(null, "a session per job").close();
   }
 
   @Test
