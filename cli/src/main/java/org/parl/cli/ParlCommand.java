@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     description = "A cluster of CPU and GPU workers that runs remote actors.",
     subcommands = {MasterCommand.class, WorkerCommand.class, MonitorCommand.class, StatusCommand.class, StopCommand.class,
         SlurmCommand.class, CertCommand.class, DemoCommand.class, BenchCommand.class, ClasspathCommand.class,
-        DrainCommand.class, DrainCommand.Undrain.class, RunCommand.class})
+        DrainCommand.class, DrainCommand.Undrain.class, RunCommand.class, FakeGpusCommand.class})
 public final class ParlCommand implements Runnable {
 
   @picocli.CommandLine.Spec

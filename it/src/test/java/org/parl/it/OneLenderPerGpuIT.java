@@ -36,7 +36,7 @@ class OneLenderPerGpuIT {
   @Test
   void aSecondWorkerOfTheSameHostCannotLendAGpuTheFirstLends() throws Exception {
     try (TestCluster cluster = TestCluster.start(2)) {
-      Path smi = cluster.home.resolve("bin").resolve("fake-gpus-2").resolve("nvidia-smi");
+      Path smi = cluster.home.resolve("fake-gpus-2").resolve("nvidia-smi"); // parl fake-gpus 2
       assertTrue(Files.isExecutable(smi), "the master's own fake: " + smi);
       String uuid0 = Files.readAllLines(smi.getParent().resolve("gpus")).get(0).split(" ")[1];
 

@@ -63,7 +63,7 @@ public final class TestCluster implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of("master", "--port", "0"));
     cmd.addAll(kind);
     if (fakeGpus > 0) {
-      cmd.addAll(List.of("--nvidia-smi", fakeSmi(home, fakeGpus).toString()));
+      cmd.addAll(List.of("--nvidia-smi", fakeGpusByHand(home, fakeGpus)));
     }
     cmd.addAll(List.of(args));
     Map<String, String> masterEnv = ParlProcess.env(home);
@@ -146,6 +146,20 @@ public final class TestCluster implements AutoCloseable {
    */
   public synchronized Path fakeSmi(int gpus) {
     return fakeSmi(home.resolve("hosts").resolve(String.valueOf(++fakeHosts)), gpus);
+  }
+
+  /**
+   * The master's fake is made as a user makes one, by {@code parl fake-gpus N}: every GPU cluster of
+   * the tests then shows that its script is what a GPU cluster needs.
+   */
+  private static String fakeGpusByHand(Path home, int gpus) {
+    try (ParlProcess p = ParlProcess.start(ParlProcess.env(home), "fake-gpus", String.valueOf(gpus))) {
+      String script = p.awaitLine("^(/.*/fake-gpus-" + gpus + "/nvidia-smi)$", START).group(1);
+      if (p.awaitExit(START) != 0) {
+        throw new AssertionError("parl fake-gpus failed:\n" + p.output());
+      }
+      return script;
+    }
   }
 
   private static Path fakeSmi(Path home, int gpus) {
