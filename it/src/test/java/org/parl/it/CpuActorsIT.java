@@ -64,6 +64,14 @@ class CpuActorsIT {
   }
 
   @Test
+  void aWorkerShowsItsHostsCoresBesideTheCpusItLends() throws Exception {
+    io.vertx.core.json.JsonObject worker = cluster.awaitIdle().getJsonArray("workers").getJsonObject(0);
+    assertEquals(3, worker.getJsonObject("cpus").getInteger("total"), "it lends --cpus 3: " + worker);
+    assertEquals(Runtime.getRuntime().availableProcessors(), worker.getInteger("hostCpus"),
+        "the host's cores, this test running on the worker's host: " + worker);
+  }
+
+  @Test
   void blockingAndAsyncCallsKeepOrderAndState() {
     Counter c = parl.actor(Counter.class, CounterImpl.class).create();
     assertEquals(2, c.add(2));

@@ -30,31 +30,34 @@ public sealed interface JobCenterRequest extends ControlMessage {
    *
    * @param nodeId the worker's cluster node, whose departure takes the worker with it
    * @param cpus the CPUs lent on a CPU cluster (the host's core count on a GPU cluster)
+   * @param hostCpus the cores the host gives this worker's JVM (its {@code availableProcessors}), for display
    * @param gpuDevices the GPUs as {@code nvidia-smi} described them, for display
    * @param jobs the jobs it runs, each with the resources it was granted
    */
   record RegisterWorker(String workerId, String nodeId, String hostname, String host, @Required int cpus,
-      List<Integer> gpus, List<GpuCard> gpuDevices, List<Job> jobs) implements JobCenterRequest, Request<Registered> {
+      @Required int hostCpus, List<Integer> gpus, List<GpuCard> gpuDevices, List<Job> jobs)
+      implements JobCenterRequest, Request<Registered> {
     public RegisterWorker {
       Checks.name("workerId", workerId);
       Checks.name("nodeId", nodeId);
       Checks.name("hostname", hostname);
       Checks.name("host", host);
       Checks.range("cpus", cpus, 0, 1 << 16);
+      Checks.range("hostCpus", hostCpus, 1, 1 << 16);
       gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
       gpuDevices = Checks.list("gpuDevices", gpuDevices, WorkerState.MAX_GPUS);
       jobs = Checks.list("jobs", jobs, MAX_JOBS_PER_WORKER);
     }
 
-    /** A worker that runs no job yet. */
+    /** A worker that runs no job yet, on a host of {@code max(cpus, 1)} cores (the simulated and test workers). */
     public RegisterWorker(String workerId, String nodeId, String hostname, String host, int cpus, List<Integer> gpus,
         List<GpuCard> gpuDevices) {
-      this(workerId, nodeId, hostname, host, cpus, gpus, gpuDevices, List.of());
+      this(workerId, nodeId, hostname, host, cpus, Math.max(cpus, 1), gpus, gpuDevices, List.of());
     }
 
     /** The same worker, reporting other jobs. */
     public RegisterWorker running(List<Job> running) {
-      return new RegisterWorker(workerId, nodeId, hostname, host, cpus, gpus, gpuDevices, running);
+      return new RegisterWorker(workerId, nodeId, hostname, host, cpus, hostCpus, gpus, gpuDevices, running);
     }
   }
 

@@ -502,7 +502,7 @@ public final class JobCenter<H> {
         g.memoryBudgetMb(), g.memoryMb(), g.drained(), g.quarantined(),
         quarantine.fault(workerId, g.index()).map(GpuFault::fault).orElse(null))).toList();
     return Optional.of(new WorkerState(w.workerId(), w.nodeId(), w.hostname(), w.host(),
-        new WorkerState.Cpus(cpusTotal, v.cpusUsed(), v.cpusVacant()), w.cpus(), v.vacantGpus(), v.usedGpus(),
+        new WorkerState.Cpus(cpusTotal, v.cpusUsed(), v.cpusVacant()), w.hostCpus(), v.vacantGpus(), v.usedGpus(),
         v.outOfServiceGpus(), shares, v.drained(), w.gpuDevices(), List.copyOf(v.jobs())));
   }
 

@@ -382,7 +382,8 @@ public final class WorkerVerticle extends VerticleBase {
 
   private Future<Registered> register() {
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
-        settings.cpus(), settings.gpus(), settings.gpuDevices().stream().map(GpuDevice::card).toList());
+        settings.cpus(), Runtime.getRuntime().availableProcessors(), settings.gpus(),
+        settings.gpuDevices().stream().map(GpuDevice::card).toList(), List.of());
     followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
     rememberMasters();
     return register(REGISTER_TIMEOUT_MS);

@@ -136,7 +136,7 @@ class ControlCodecTest {
 
   private static String register(String gpus) {
     return "{\"type\":\"RegisterWorker\",\"workerId\":\"w\",\"nodeId\":\"n\",\"hostname\":\"h\",\"host\":\"127.0.0.1\","
-        + "\"cpus\":2,\"gpus\":" + gpus + "}";
+        + "\"cpus\":2,\"hostCpus\":2,\"gpus\":" + gpus + "}";
   }
 
   @Test

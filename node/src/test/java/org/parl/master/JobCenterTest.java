@@ -27,6 +27,16 @@ class JobCenterTest {
   }
 
   @Test
+  void aWorkerShowsItsHostsCoresApartFromWhatItLends() {
+    cpu.register(new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 16, List.of(), List.of(), List.of()));
+    var state = cpu.snapshot("ok").workers().get(0);
+    assertEquals(3, state.cpus().total());
+    assertEquals(16, state.hostCpus());
+    assertThrows(org.parl.internal.wire.BadMessageException.class,
+        () -> new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 0, List.of(), List.of(), List.of()), "a host has a core");
+  }
+
+  @Test
   void workersOfTheWrongKindAreRefused() {
     Rejected noGpus = assertThrows(Rejected.class, () -> gpu.register(worker("w", "n", 4, List.of())));
     assertEquals(ErrorKind.MISMATCH, noGpus.kind());

@@ -14,7 +14,7 @@ import org.parl.internal.wire.Checks;
  * (held whole, or by any share or memory budget) and {@code worker_out_of_service_gpus} (held by no job,
  * and drained or quarantined).
  *
- * @param hostCpus the host's core count (the CPUs lent on a CPU cluster)
+ * @param hostCpus the cores the worker's host gives its JVM ({@code availableProcessors}), whatever it lends
  * @param gpuShares each GPU's shares and budgets in use and its service state, by index
  * @param drained whether an operator drained the whole worker (nothing new is placed on it)
  * @param jobs the ids of the jobs holding its resources
