@@ -348,6 +348,22 @@ class MonitorApiIT {
   }
 
   @Test
+  void theMonitorsPortGivenAsTheMastersIsNamedAtOnce() {
+    String monitorAddress = java.net.URI.create(http.base()).getAuthority();
+    // a node command on the master's host: its cluster file names the master whose monitor this is
+    ParlProcess monitor = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", monitorAddress);
+    assertEquals(1, monitor.awaitExit(Duration.ofSeconds(60)), monitor.output());
+    assertTrue(monitor.output().contains("parl: " + monitorAddress + " is parl's monitor port; the master's address is "
+        + cluster.address), monitor.output());
+    assertTrue(!monitor.output().contains("\tat "), "one sentence, no stack trace: " + monitor.output());
+    // a program, which reads no cluster file: what it found, said at the handshake rather than after a read's timeout
+    org.parl.ParlException e = org.junit.jupiter.api.Assertions.assertThrows(org.parl.ParlException.class,
+        () -> org.parl.Parl.connect(new org.parl.ConnectOptions(monitorAddress).setTokenFile(cluster.tokenFile())));
+    assertTrue(e.getMessage().startsWith(monitorAddress + " is an HTTPS server (it chose http/1.1), not a parl master's "
+        + "gateway: parl's monitor serves HTTPS"), e.getMessage());
+  }
+
+  @Test
   void monitorCommandLineErrors() {
     ParlProcess noMaster = ParlProcess.start(ParlProcess.env(cluster.home), "monitor", "--address", "127.0.0.1:1");
     assertEquals(1, noMaster.awaitExit(Duration.ofSeconds(60)), noMaster.output());

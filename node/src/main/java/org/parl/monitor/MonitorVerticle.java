@@ -4,7 +4,9 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
+import java.util.List;
 import java.util.function.Supplier;
 import org.parl.cluster.ClusterNode;
 import org.parl.ha.Masters;
@@ -107,9 +109,13 @@ public final class MonitorVerticle extends VerticleBase {
         });
   }
 
-  /** HTTPS with {@code served}: TLS 1.2 or 1.3, AEAD suites only. */
+  /**
+   * HTTPS with {@code served}: TLS 1.2 or 1.3, AEAD suites only; HTTP/1.1 named in ALPN, by which a
+   * parl client given this port for the master's knows at once that it is not the gateway.
+   */
   static HttpServerOptions options(NodeCertificate served) {
     HttpServerOptions options = new HttpServerOptions().setSsl(true).setKeyCertOptions(served.keyCertOptions())
+        .setUseAlpn(true).setAlpnVersions(List.of(HttpVersion.HTTP_1_1))
         .setEnabledSecureTransportProtocols(TlsPolicy.MONITOR_PROTOCOLS).setIdleTimeout(IDLE_S);
     TlsPolicy.MONITOR_CIPHER_SUITES.forEach(options::addEnabledCipherSuite);
     return options;

@@ -11,6 +11,7 @@ import org.parl.internal.net.HostPort;
 import org.parl.internal.security.ClusterToken;
 import org.parl.internal.wire.BadMessageException;
 import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.HttpsServerException;
 import org.parl.internal.wire.LineSocket;
 import org.parl.internal.wire.gateway.ClientHandshake;
 import org.parl.internal.wire.gateway.GatewayAuth;
@@ -82,6 +83,11 @@ public final class BlockingGateway {
           + "'bin/parl master --port " + master.port() + "' first, or check --address");
     } catch (SocketTimeoutException e) {
       throw new NodeFailure("no parl master answers at " + master + " (timed out): check --address and that the master runs");
+    } catch (HttpsServerException e) {
+      throw new NodeFailure(ClusterFiles.masterOfMonitor(master)
+          .map(gateway -> master + " is parl's monitor port; the master's address is " + gateway)
+          .orElse(e.getMessage() + ": give the address 'bin/parl master' printed as 'parl master ready: address "
+              + "HOST:PORT' (its monitor's port is that port + 100 unless --monitor-port was set)"));
     } catch (BadMessageException | SSLException | LineSocket.LineTooLong e) {
       throw notParl(master);
     } catch (IOException e) {

@@ -16,6 +16,7 @@ import org.parl.ParlException;
 import org.parl.internal.net.HostPort;
 import org.parl.internal.security.ClusterToken;
 import org.parl.internal.wire.BadMessageException;
+import org.parl.internal.wire.HttpsServerException;
 import org.parl.internal.wire.gateway.ClientHandshake;
 import org.parl.internal.wire.gateway.GatewayAuth;
 import org.parl.internal.wire.gateway.GatewayCodec;
@@ -68,12 +69,19 @@ final class GatewayConnection {
       long timeoutMs) {
     GatewayConnection g = new GatewayConnection(vertx, vertx.getOrCreateContext(), master.toString());
     return vertx.executeBlocking(() -> GatewaySocket.open(master, (int) Math.min(timeoutMs, Integer.MAX_VALUE)), false)
-        .recover(e -> Future.failedFuture(new ParlException("cannot reach a parl master at " + master
-            + " (" + e.getMessage() + "): start one with 'bin/parl master --port " + master.port()
-            + "', or check the address", e)))
+        .recover(e -> Future.failedFuture(unreachable(master, e)))
         // the codec warm: decoding the challenge must not build it on the event loop
         .compose(s -> codecReady.compose(ready -> g.authenticate(s, token, timeoutMs)).onFailure(e -> s.close()))
         .map(authenticated -> g);
+  }
+
+  private static ParlException unreachable(HostPort master, Throwable e) {
+    if (e instanceof HttpsServerException) {
+      return new ParlException(e.getMessage() + ": parl's monitor serves HTTPS; connect to the master's address, the one "
+          + "'bin/parl master' printed", e);
+    }
+    return new ParlException("cannot reach a parl master at " + master + " (" + e.getMessage() + "): start one with "
+        + "'bin/parl master --port " + master.port() + "', or check the address", e);
   }
 
   private Future<Void> authenticate(GatewaySocket s, ClusterToken token, long timeoutMs) {
