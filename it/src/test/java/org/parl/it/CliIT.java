@@ -246,6 +246,9 @@ class CliIT {
     run(own, "stop").expect(0, "nothing to stop");
     run(own, "status").expect(1, "no parl cluster runs on this host");
     assertTrue(master1.output().contains("log: "), master1.output());
+    assertTrue(master1.output().matches("(?s).*parl master ready: address \\S+, .*; monitor: https://\\S+/login\\?code=\\S+ "
+        + "\\(one-time login link\\).*"), "--detach repeats the ready line, the monitor's login link with it:\n"
+        + master1.output());
   }
 
   private static String mode(Path p) throws IOException {
@@ -256,6 +259,10 @@ class CliIT {
   void theDemoRunsCpuAndGpuActors() {
     Result demo = run("demo", "--nvidia-smi", home.resolve("no-nvidia-smi").toString());
     demo.expect(0, "demo finished");
+    // what it says it starts is what its help says
+    assertTrue(demo.output().contains("Starting a mixed cluster"), demo.output());
+    Result help = run("demo", "--help");
+    help.expect(0, "Start a small mixed cluster in this process");
     assertTrue(demo.output().contains("FAKE 4-GPU inventory"), demo.output());
     assertTrue(demo.output().matches(
         "(?s).*1-GPU actor job-\\d+ got GPU\\(s\\) \\[(\\d)\\] .* it sees pid \\d+, CUDA_VISIBLE_DEVICES=\"\\1\".*"),

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.TestInstance;
 class ClientClasspathIT {
 
   private static final Duration QUICK = Duration.ofSeconds(120);
+  private static final Path ROOT = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
+  private static final String JAVA_HOME = System.getProperty("java.home");
   private static final String PROGRAM = """
       import org.parl.Parl;
       import org.parl.ParlClient;
@@ -73,13 +75,7 @@ class ClientClasspathIT {
 
   @Test
   void programBuiltWithTheClientClasspathRunsAgainstACluster() throws Exception {
-    Path root = Path.of(System.getProperty("parl.root", "..")).toAbsolutePath().normalize();
-    String classpath;
-    try (ParlProcess printed = ParlProcess.startCommand(Map.of(), "classpath",
-        List.of(root.resolve("bin/parl").toString(), "classpath"))) {
-      classpath = printed.awaitLine("^(/\\S*/client/target/parl\\.jar:\\S*)$", QUICK).group(1);
-      assertEquals(0, printed.awaitExit(QUICK), printed.output());
-    }
+    String classpath = clientClasspath();
 
     List<String> jars = new ArrayList<>();
     for (String entry : classpath.split(File.pathSeparator)) {
@@ -99,15 +95,10 @@ class ClientClasspathIT {
     }
 
     Files.writeString(dir.resolve("HelloParl.java"), PROGRAM);
-    String javaHome = System.getProperty("java.home");
-    try (ParlProcess javac = ParlProcess.startCommand(Map.of(), "javac",
-        List.of(Path.of(javaHome, "bin", "javac").toString(), "-cp", classpath, "-d", dir.toString(),
-            dir.resolve("HelloParl.java").toString()))) {
-      assertEquals(0, javac.awaitExit(QUICK), javac.output());
-    }
+    compile(classpath, dir, List.of(dir.resolve("HelloParl.java")));
 
     try (ParlProcess program = ParlProcess.startCommand(ParlProcess.env(cluster.home), "hello",
-        List.of(Path.of(javaHome, "bin", "java").toString(), "-cp", classpath + File.pathSeparator + dir,
+        List.of(Path.of(JAVA_HOME, "bin", "java").toString(), "-cp", classpath + File.pathSeparator + dir,
             "HelloParl", cluster.address))) {
       var answer = program.awaitLine("ANSWER hello parl from pid (\\d+) \\(client pid (\\d+)\\)", QUICK);
       assertTrue(!answer.group(1).equals(answer.group(2)), "the actor ran in a job process of its own");
@@ -119,12 +110,56 @@ class ClientClasspathIT {
     Path cds = cluster.home.resolve("cds");
     for (int run = 0; run < 2; run++) {
       try (ParlProcess program = ParlProcess.startCommand(ParlProcess.env(cluster.home), "run-" + run,
-          List.of(root.resolve("bin/parl").toString(), "run", "-cp", dir.toString(), "HelloParl", cluster.address))) {
+          List.of(ROOT.resolve("bin/parl").toString(), "run", "-cp", dir.toString(), "HelloParl", cluster.address))) {
         program.awaitLine("ANSWER hello parl from pid (\\d+)", QUICK);
         assertEquals(0, program.awaitExit(QUICK), program.output());
         assertQuiet(program.output());
       }
       Await.until("bin/parl run's class-data archive in " + cds, QUICK, () -> hasClientArchive(cds));
+    }
+  }
+
+  /**
+   * The README's example, demo's {@code readme} package (which ReadmeExampleTest keeps equal to the
+   * README), compiles on the client class path alone and runs against a mixed cluster of fake GPUs.
+   */
+  @Test
+  void theReadmesExampleCompilesAndRuns() throws Exception {
+    String classpath = clientClasspath();
+    Path out = Files.createDirectories(dir.resolve("readme"));
+    List<Path> sources;
+    try (Stream<Path> files = Files.list(ROOT.resolve("demo/src/main/java/org/parl/demo/readme"))) {
+      sources = files.filter(f -> f.toString().endsWith(".java")).sorted().toList();
+    }
+    compile(classpath, out, sources);
+    try (TestCluster mixed = TestCluster.startMixed(2, 2);
+        ParlProcess program = ParlProcess.startCommand(ParlProcess.env(mixed.home), "readme",
+            List.of(Path.of(JAVA_HOME, "bin", "java").toString(), "-cp", classpath + File.pathSeparator + out,
+                "org.parl.demo.readme.ReadmeExample", mixed.address))) {
+      var said = program.awaitLine("add\\(5\\) gave 15, count was 15; learner on GPU \\[(\\d)\\], policy on GPU \\[(\\d)\\]; "
+          + "0 create\\(s\\) waiting", QUICK);
+      assertFalse(said.group(1).equals(said.group(2)), "a share is not placed on a GPU held whole: " + said.group());
+      assertEquals(0, program.awaitExit(QUICK), program.output());
+      assertQuiet(program.output());
+    }
+  }
+
+  /** What {@code bin/parl classpath} prints. */
+  private static String clientClasspath() {
+    try (ParlProcess printed = ParlProcess.startCommand(Map.of(), "classpath",
+        List.of(ROOT.resolve("bin/parl").toString(), "classpath"))) {
+      String classpath = printed.awaitLine("^(/\\S*/client/target/parl\\.jar:\\S*)$", QUICK).group(1);
+      assertEquals(0, printed.awaitExit(QUICK), printed.output());
+      return classpath;
+    }
+  }
+
+  private static void compile(String classpath, Path out, List<Path> sources) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(JAVA_HOME, "bin", "javac").toString(), "-cp", classpath,
+        "-d", out.toString()));
+    sources.forEach(f -> cmd.add(f.toString()));
+    try (ParlProcess javac = ParlProcess.startCommand(Map.of(), "javac", cmd)) {
+      assertEquals(0, javac.awaitExit(QUICK), javac.output());
     }
   }
 
