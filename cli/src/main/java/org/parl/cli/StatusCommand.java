@@ -72,10 +72,13 @@ public final class StatusCommand implements Callable<Integer> {
         }
         reached++;
       } catch (NodeFailure e) {
+        if (targets.size() == 1) {
+          throw e; // one sentence, exit 1
+        }
         System.out.println(t + "  unreachable: " + e.getMessage());
       } catch (AuthenticationException e) {
         if (targets.size() == 1) {
-          throw e; // one sentence, exit 1
+          throw e;
         }
         refused = e;
         System.out.println(t + "  refused: the cluster token from " + token.source() + " is not this cluster's");
@@ -84,9 +87,8 @@ public final class StatusCommand implements Callable<Integer> {
     if (reached == 0 && refused != null) {
       throw refused;
     }
-    if (reached == 0) {
-      throw new NodeFailure(address != null ? "no parl master answers at " + address
-          : "no parl cluster runs on this host under PARL_HOME " + org.parl.node.ParlHome.root()
+    if (reached == 0) { // every master of this host's cluster files is gone, each said above
+      throw new NodeFailure("no parl cluster runs on this host under PARL_HOME " + org.parl.node.ParlHome.root()
           + " (start one with 'bin/parl master'; for a cluster started elsewhere pass --address HOST:PORT "
           + "or set PARL_HOME to the folder it was started under)");
     }

@@ -156,6 +156,9 @@ class CliIT {
       free = s.getLocalPort();
     }
     run("worker", "--address", "127.0.0.1:" + free).expect(1, "no parl master answers at 127.0.0.1:" + free);
+    Result status = run("status", "--address", "127.0.0.1:" + free)
+        .expect(1, "parl: no parl master answers at 127.0.0.1:" + free + " (connection refused)");
+    assertEquals(1, status.output().strip().lines().count(), "one sentence: " + status.output());
     run("master", "--port", "0", "--gpu-cluster", "--nvidia-smi", smi4.toString(), "--gpus", "1,7")
         .expect(1, "GPU 7 does not exist on this host");
     run("master", "--port", "0", "--gpu-cluster", "--nvidia-smi", home.resolve("missing-smi").toString())
