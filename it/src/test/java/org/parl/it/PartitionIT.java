@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,7 +39,8 @@ import org.parl.it.hosts.NetnsHosts;
  * them in a long call. One host's cable is pulled at a time. Each test prints its timings and appends
  * them to {@code target/it-logs/partition-timings.txt} (the README's "Failures" section gives their
  * medians). Time bounds are generous: the expected figures are ~8 s, ~6 s and ~6 s; a cut-off
- * worker's jobs are gone within 10 s and before its client hears of their loss (the lease).
+ * worker's jobs are gone within 10 s, and before its client hears of their loss and before the master
+ * releases its GPUs (the lease).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PartitionIT {
@@ -234,6 +237,7 @@ class PartitionIT {
       assertTrue(jobsGone <= 10_000, "B's jobs were gone " + jobsGone + " ms after the cut");
       assertTrue(jobsGone < callFailed, "B's jobs were gone (" + jobsGone + " ms) before the client heard of their loss ("
           + callFailed + " ms)");
+      long released = releasedAfterFence(k, t0, jobsGone);
 
       b.restore();
       k.startWorker();
@@ -241,7 +245,8 @@ class PartitionIT {
       ParlProcess again = k.check(c, "60");
       assertTrue(again.output().contains("READY") && again.output().contains("worker=" + k.workerId), again.output());
       timings("worker B cut: the master dropped it after " + dropped + " ms; the blocked call failed after " + callFailed
-          + " ms, a new call after " + nextFailed + " ms; B fenced after " + fencing + " ms, its jobs gone after " + jobsGone + " ms");
+          + " ms, a new call after " + nextFailed + " ms; B fenced after " + fencing + " ms, its jobs gone after " + jobsGone
+          + " ms, its GPUs released after " + released + " ms");
     }
   }
 
@@ -293,6 +298,7 @@ class PartitionIT {
       assertTrue(jobsGone <= 10_000, "B's jobs were gone " + jobsGone + " ms after the cut");
       assertTrue(jobsGone < callFailed, "B's jobs were gone (" + jobsGone + " ms) before the client heard of their loss ("
           + callFailed + " ms)");
+      long released = releasedAfterFence(k, t0, jobsGone);
       assertEquals(1, k.worker.awaitExit(Duration.ofSeconds(60)), k.worker.output());
       assertTrue(k.worker.output().contains("lost sight of every master (last active: " + k.address + ")"), k.worker.output());
 
@@ -309,8 +315,31 @@ class PartitionIT {
       ParlProcess again = k.check(c, "60");
       assertTrue(again.output().contains("READY") && again.output().contains("worker=" + k.workerId), again.output());
       timings("master A cut: it dropped its worker after " + dropped + " ms; the client's blocked call failed after "
-          + callFailed + " ms; B fenced after " + fencing + " ms, its jobs gone after " + jobsGone + " ms");
+          + callFailed + " ms; B fenced after " + fencing + " ms, its jobs gone after " + jobsGone + " ms, its GPUs released "
+          + "after " + released + " ms");
     }
+  }
+
+  /**
+   * The master's release of B's GPUs (the end of B's lease, as its log line is stamped) came after B's jobs
+   * were gone: the lease is never shorter than the fence (docs/contract.md §7).
+   *
+   * @return the release, in ms after {@code t0}
+   */
+  private static long releasedAfterFence(Cluster k, long t0, long jobsGone) {
+    Matcher line = k.master.awaitLine("^(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) .*the lease of worker " + k.workerId + " ended",
+        Duration.ofSeconds(30));
+    long released = loggedAt(line.group(1)) - t0;
+    assertTrue(released >= jobsGone, "the master released B's GPUs " + released + " ms after the cut, before B's jobs were "
+        + "gone (" + jobsGone + " ms)");
+    return released;
+  }
+
+  /** The wall-clock time of a log line stamped {@code HH:mm:ss.SSS} today (or just before midnight), in this zone. */
+  private static long loggedAt(String stamp) {
+    ZonedDateTime now = ZonedDateTime.now();
+    ZonedDateTime at = now.with(LocalTime.parse(stamp));
+    return (at.isAfter(now.plusHours(12)) ? at.minusDays(1) : at).toInstant().toEpochMilli();
   }
 
   private ParlProcess track(ParlProcess p) {

@@ -22,6 +22,8 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
   /** Most jobs one worker may report. */
   int MAX_JOBS_PER_WORKER = 1 << 16;
+  /** The longest fence a worker may state: the JobCenter holds a lost worker's GPUs no longer than this. */
+  long MAX_FENCE_MS = 600_000;
 
   /**
    * A worker joins the pool with what it lends, and the jobs it already runs: none for a new worker;
@@ -31,11 +33,15 @@ public sealed interface JobCenterRequest extends ControlMessage {
    * @param nodeId the worker's cluster node, whose departure takes the worker with it
    * @param cpus the CPUs lent on a CPU cluster (the host's core count on a GPU cluster)
    * @param hostCpus the cores the host gives this worker's JVM (its {@code availableProcessors}), for display
+   * @param fenceMs the longest time from a cut of the worker's network to its jobs being gone (it stops them
+   *     when it loses sight of every master): the JobCenter releases what they held only after that;
+   *     0 for a worker that cannot be cut off from its master (it runs in the master's process) or runs no
+   *     job process
    * @param gpuDevices the GPUs as {@code nvidia-smi} described them, for display
    * @param jobs the jobs it runs, each with the resources it was granted
    */
   record RegisterWorker(String workerId, String nodeId, String hostname, String host, @Required int cpus,
-      @Required int hostCpus, List<Integer> gpus, List<GpuCard> gpuDevices, List<Job> jobs)
+      @Required int hostCpus, @Required long fenceMs, List<Integer> gpus, List<GpuCard> gpuDevices, List<Job> jobs)
       implements JobCenterRequest, Request<Registered> {
     public RegisterWorker {
       Checks.name("workerId", workerId);
@@ -44,20 +50,24 @@ public sealed interface JobCenterRequest extends ControlMessage {
       Checks.name("host", host);
       Checks.range("cpus", cpus, 0, 1 << 16);
       Checks.range("hostCpus", hostCpus, 1, 1 << 16);
+      Checks.range("fenceMs", fenceMs, 0, MAX_FENCE_MS);
       gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
       gpuDevices = Checks.list("gpuDevices", gpuDevices, WorkerState.MAX_GPUS);
       jobs = Checks.list("jobs", jobs, MAX_JOBS_PER_WORKER);
     }
 
-    /** A worker that runs no job yet, on a host of {@code max(cpus, 1)} cores (the simulated and test workers). */
+    /**
+     * A worker that runs no job yet and starts no job process, on a host of {@code max(cpus, 1)} cores (the
+     * simulated and test workers).
+     */
     public RegisterWorker(String workerId, String nodeId, String hostname, String host, int cpus, List<Integer> gpus,
         List<GpuCard> gpuDevices) {
-      this(workerId, nodeId, hostname, host, cpus, Math.max(cpus, 1), gpus, gpuDevices, List.of());
+      this(workerId, nodeId, hostname, host, cpus, Math.max(cpus, 1), 0, gpus, gpuDevices, List.of());
     }
 
     /** The same worker, reporting other jobs. */
     public RegisterWorker running(List<Job> running) {
-      return new RegisterWorker(workerId, nodeId, hostname, host, cpus, hostCpus, gpus, gpuDevices, running);
+      return new RegisterWorker(workerId, nodeId, hostname, host, cpus, hostCpus, fenceMs, gpus, gpuDevices, running);
     }
   }
 

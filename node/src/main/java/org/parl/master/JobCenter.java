@@ -5,7 +5,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.parl.control.ClusterType;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.JobCenterRequest.Allocate;
@@ -40,6 +42,9 @@ public final class JobCenter<H> {
   /** A worker that left the pool, with the jobs it took along. */
   public record Lost(RegisterWorker worker, List<Job> jobs) {}
 
+  /** A GPU of a worker that left without a word, held until {@code untilNanos} ({@link System#nanoTime}): its lease. */
+  public record Hold(RegisterWorker worker, long untilNanos) {}
+
   /**
    * The outcome of a submission: a job now, or a queued request id to time out later; with the request as
    * the pool reads it (what it waits for).
@@ -72,6 +77,8 @@ public final class JobCenter<H> {
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   /** Which worker lends each physical GPU, by UUID: a GPU two workers report is lent by the first only. */
   private final Map<String, String> lenders = new HashMap<>();
+  /** The GPUs of workers that left without a word, by UUID, while their jobs may still run. */
+  private final Map<String, Hold> held = new HashMap<>();
   private final GpuQuarantine quarantine = GpuQuarantine.configured();
   private long jobCounter;
   private final long startedNanos;
@@ -147,6 +154,14 @@ public final class JobCenter<H> {
     }
     List<GpuSpec> gpus = GpuSpecs.of(w);
     for (GpuSpec g : gpus) {
+      Hold hold = g.indexOnly() ? null : held.get(g.uuid());
+      if (hold != null) {
+        long leftMs = Math.max(0, (hold.untilNanos() - System.nanoTime()) / 1_000_000);
+        throw new Rejected(ErrorKind.INVALID, "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on "
+            + w.hostname() + " was lent by worker " + hold.worker().workerId() + " on " + hold.worker().hostname()
+            + ", which left the cluster without a word: it stays held until that worker's jobs are surely gone (its lease "
+            + "ends in " + leftMs + " ms); start " + w.workerId() + " again after that");
+      }
       RegisterWorker lender = g.indexOnly() ? null : workers.get(lenders.get(g.uuid()));
       if (lender != null) {
         throw new Rejected(ErrorKind.INVALID, "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on "
@@ -208,15 +223,35 @@ public final class JobCenter<H> {
     return Optional.of(new Lost(w, lost));
   }
 
-  /** Removes every worker hosted by a cluster member that is gone. */
-  public List<Lost> removeNode(String nodeId) {
+  /**
+   * Removes every worker hosted by a cluster member that left without a word. Their jobs leave the pool at
+   * once (nothing is placed there any more), but their GPUs stay held by UUID until the lease that
+   * {@code leaseEndsNanos} gives each worker: while the lost worker's jobs may still run, no worker lends
+   * those GPUs again. {@link #endLease} releases them.
+   */
+  public List<Lost> loseNode(String nodeId, ToLongFunction<RegisterWorker> leaseEndsNanos) {
     List<Lost> lost = new ArrayList<>();
     for (RegisterWorker w : List.copyOf(workers.values())) {
       if (w.nodeId().equals(nodeId)) {
         removeWorker(w.workerId()).ifPresent(lost::add);
       }
     }
+    for (Lost l : lost) {
+      Hold hold = new Hold(l.worker(), leaseEndsNanos.applyAsLong(l.worker()));
+      GpuSpecs.of(l.worker()).stream().filter(g -> !g.indexOnly()).forEach(g -> held.put(g.uuid(), hold));
+    }
     return lost;
+  }
+
+  /** The lease of a lost worker ended: its jobs are gone, and the GPUs it lent may be lent again. */
+  public void endLease(Hold hold) {
+    held.values().removeIf(hold::equals);
+  }
+
+  /** The lease that holds one of the GPUs {@code w} would lend, if one does. */
+  public Optional<Hold> leaseHolding(RegisterWorker w) {
+    return GpuSpecs.of(w).stream().filter(g -> !g.indexOnly()).map(g -> held.get(g.uuid())).filter(Objects::nonNull)
+        .findFirst();
   }
 
   /**

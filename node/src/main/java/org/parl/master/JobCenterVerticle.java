@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
+import org.parl.cluster.LossDetection;
 import org.parl.cluster.MapPublisher;
 import org.parl.cluster.MemberLeft;
 import org.parl.cluster.OneJob;
@@ -71,12 +73,10 @@ public final class JobCenterVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobCenterVerticle.class);
   /**
-   * How long the clients of a worker that left without a word hear of it after the JobCenter
-   * dropped it: the lease of its jobs. Hazelcast's failure detector tells both sides of a cut at
-   * about the same moment, and a worker that loses sight of every master stops its jobs at once
-   * (its fence), so within this grace the jobs are gone before a client can recreate them elsewhere.
+   * The longest a registration waits for the lease of a lost worker whose GPUs it would lend: within the
+   * worker's own wait for an answer, so that a worker restarted in place joins as soon as the lease ends.
    */
-  static final long WORKER_LEASE_GRACE_MS = 3_000;
+  static final long LEASE_WAIT_MAX_MS = 8_000;
   private static final Future<Done> DONE = Future.succeededFuture(new Done());
   /** How long a new active master waits for the workers' reports before it serves without the missing ones. */
   static final long REPORT_WAIT_MS = 3_000;
@@ -107,6 +107,8 @@ public final class JobCenterVerticle extends VerticleBase {
   /** Finishes the rebuild early, once every expected worker has reported. */
   private Runnable expectedReported = () -> { };
   private long startedAt;
+  /** How soon this master tells that a worker is gone: what a lost worker's lease is computed from. */
+  private LossDetection detection;
 
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
 
@@ -137,6 +139,7 @@ public final class JobCenterVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     startedAt = System.nanoTime();
+    detection = LossDetection.of(node.hazelcast());
     workersMap = new MapPublisher(vertx, Addresses.WORKERS_MAP, node.records());
     jobsMap = new MapPublisher(vertx, Addresses.JOBS_MAP, node.records());
     sweep = new ClientSweep(vertx, () -> masters.get().live(), () -> new LinkedHashSet<>(jobIds()), this::stopOrphan);
@@ -279,6 +282,15 @@ public final class JobCenterVerticle extends VerticleBase {
         expectedReported.run();
       }
       return answer.future();
+    }
+    Optional<JobCenter.Hold> lease = center.leaseHolding(w);
+    long leaseLeftMs = lease.map(h -> TimeUnit.NANOSECONDS.toMillis(h.untilNanos() - System.nanoTime())).orElse(0L);
+    if (leaseLeftMs > 0 && leaseLeftMs <= LEASE_WAIT_MAX_MS) {
+      log.info("worker {} from {} waits {} ms for the lease of worker {}, which left without a word and lent the same GPUs",
+          w.workerId(), w.hostname(), leaseLeftMs, lease.get().worker().workerId());
+      Promise<Void> leaseOver = Promise.promise();
+      vertx.setTimer(leaseLeftMs + 1, t -> leaseOver.complete());
+      return leaseOver.future().compose(v -> register(w));
     }
     JobCenter.Registration<Promise<Granted>> reg;
     try {
@@ -462,13 +474,31 @@ public final class JobCenterVerticle extends VerticleBase {
       sweep.schedule("member " + left.memberId() + " left");
       return;
     }
-    for (JobCenter.Lost lost : center.removeNode(nodeId)) {
-      String cause = "worker " + lost.worker().workerId() + " on " + lost.worker().hostname()
+    long now = System.nanoTime();
+    for (JobCenter.Lost lost : center.loseNode(nodeId, w -> now + leaseNanos(w))) {
+      RegisterWorker w = lost.worker();
+      String cause = "worker " + w.workerId() + " on " + w.hostname()
           + " left the cluster without a word (it died, froze or lost its network)";
-      log.warn("{}; dropped it and {} job(s) from the pool", cause, lost.jobs().size());
+      long leaseMs = TimeUnit.NANOSECONDS.toMillis(leaseNanos(w));
+      log.warn("{}; dropped it and {} job(s) from the pool; its GPUs stay held, and its clients are told, when its "
+          + "lease ends in {} ms", cause, lost.jobs().size(), leaseMs);
       removed(lost);
-      vertx.setTimer(WORKER_LEASE_GRACE_MS, t -> tellLost(lost, cause));
+      JobCenter.Hold hold = new JobCenter.Hold(w, now + leaseNanos(w));
+      vertx.setTimer(Math.max(1, leaseMs), t -> {
+        center.endLease(hold);
+        log.info("the lease of worker {} ended {} ms after it was dropped: its {} job(s) and its GPUs {} are released",
+            w.workerId(), leaseMs, lost.jobs().size(), w.gpus());
+        tellLost(lost, cause);
+      });
     }
+  }
+
+  /**
+   * How long after this master dropped worker {@code w} its jobs are surely gone: what the worker stated
+   * of its fence, counted from this master's own detection (docs/contract.md §7).
+   */
+  private long leaseNanos(RegisterWorker w) {
+    return TimeUnit.MILLISECONDS.toNanos(detection.leaseAfterDropMs(w.fenceMs()));
   }
 
   /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */

@@ -29,6 +29,12 @@ final class Fence {
 
   private static final Logger log = LoggerFactory.getLogger(Fence.class);
   private static final int PROBE_MS = 2_000;
+  /**
+   * The longest time from declaring every master gone to this worker's job processes reaped: each tree
+   * gets SIGKILL at once (through containment), which the kernel carries out in milliseconds; the rest
+   * is the event's way from Hazelcast's thread to this worker's context.
+   */
+  static final long STOP_MS = 1_000;
 
   private final Vertx vertx;
   private final Fencing fencing;

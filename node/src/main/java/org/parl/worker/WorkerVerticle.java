@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterNode;
+import org.parl.cluster.LossDetection;
 import org.parl.cluster.MapPublisher;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.JobList;
@@ -380,9 +381,17 @@ public final class WorkerVerticle extends VerticleBase {
     jobs.pool().topUp();
   }
 
+  /**
+   * What this worker promises the JobCenter: how long after a cut its jobs are gone. A worker inside the
+   * master's process is never cut off from it, and fences nothing.
+   */
+  private long fenceMs() {
+    return fence == null ? 0 : LossDetection.of(node.hazelcast()).fenceAfterCutMs(Fence.STOP_MS);
+  }
+
   private Future<Registered> register() {
     identity = new RegisterWorker(settings.workerId(), node.nodeId(), settings.hostname(), settings.host(),
-        settings.cpus(), Runtime.getRuntime().availableProcessors(), settings.gpus(),
+        settings.cpus(), Runtime.getRuntime().availableProcessors(), fenceMs(), settings.gpus(),
         settings.gpuDevices().stream().map(GpuDevice::card).toList(), List.of());
     followed = masters.get().active().map(MasterRecord::memberId).orElse(null);
     rememberMasters();

@@ -118,6 +118,9 @@ class ControlCodecTest {
         new String[] {"{\"type\":\"EndJob\",\"jobId\":\"j\"}", "field 'workerId' must be a non-empty string"},
         new String[] {"{\"type\":\"RegisterWorker\",\"workerId\":\"w\"}", "field 'cpus' is missing"},
         new String[] {register("[0,0]"), "field 'gpus' lists 0 twice"},
+        new String[] {register("[0]").replace(",\"fenceMs\":8000", ""), "field 'fenceMs' is missing"},
+        new String[] {register("[0]").replace("8000", "-1"), "field 'fenceMs' must be between 0 and 600000"},
+        new String[] {register("[0]").replace("8000", "86400000"), "field 'fenceMs' must be between 0 and 600000"},
         new String[] {register("[-1]"), "field 'gpus' must hold integers between 0 and"},
         new String[] {register("[null]"), "field 'gpus' holds a null entry"},
         new String[] {register("[\"0\"]"), "field 'gpus[0]' must be an integer"},
@@ -136,7 +139,7 @@ class ControlCodecTest {
 
   private static String register(String gpus) {
     return "{\"type\":\"RegisterWorker\",\"workerId\":\"w\",\"nodeId\":\"n\",\"hostname\":\"h\",\"host\":\"127.0.0.1\","
-        + "\"cpus\":2,\"hostCpus\":2,\"gpus\":" + gpus + "}";
+        + "\"cpus\":2,\"hostCpus\":2,\"fenceMs\":8000,\"gpus\":" + gpus + "}";
   }
 
   @Test

@@ -91,7 +91,7 @@ final class Samples {
         new JobEnded("job-8", "c-1", "w-a", "GPU 1 is faulty", true,
             new GpuFault("w-a", 1, "GPU-1", "uncorrected volatile ECC errors: 2")),
         new WorkerLost("w-a", "worker w-a died"),
-        new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, 32, List.of(0, 1, 2, 3), List.of(CARD), List.of(JOB)),
+        new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, 32, 8_000, List.of(0, 1, 2, 3), List.of(CARD), List.of(JOB)),
         new ClaimJobs("c-1", List.of("job-7", "job-8")),
         new Claimed(List.of(JOB)),
         new ListHeld(),

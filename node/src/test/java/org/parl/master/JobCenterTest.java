@@ -28,12 +28,12 @@ class JobCenterTest {
 
   @Test
   void aWorkerShowsItsHostsCoresApartFromWhatItLends() {
-    cpu.register(new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 16, List.of(), List.of(), List.of()));
+    cpu.register(new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 16, 0, List.of(), List.of(), List.of()));
     var state = cpu.snapshot("ok").workers().get(0);
     assertEquals(3, state.cpus().total());
     assertEquals(16, state.hostCpus());
     assertThrows(org.parl.internal.wire.BadMessageException.class,
-        () -> new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 0, List.of(), List.of(), List.of()), "a host has a core");
+        () -> new RegisterWorker("w", "n", "host", "127.0.0.1", 3, 0, 0, List.of(), List.of(), List.of()), "a host has a core");
   }
 
   @Test
@@ -114,11 +114,43 @@ class JobCenterTest {
     gpu.register(worker("w1", "node-a", 4, List.of(0, 1)));
     gpu.register(worker("w2", "node-b", 4, List.of(0)));
     Job onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
-    List<JobCenter.Lost> lost = gpu.removeNode("node-a");
+    List<JobCenter.Lost> lost = gpu.loseNode("node-a", w -> System.nanoTime());
     assertEquals(1, lost.size());
     assertEquals(List.of(onA), lost.get(0).jobs());
     assertTrue(gpu.end(onA.jobId()).isEmpty(), "a lost job has nothing left to release");
     assertEquals(1, gpu.snapshot("ok").workers().size());
+    gpu.checkInvariants();
+  }
+
+  @Test
+  void aLostWorkersGpusStayHeldUntilItsLeaseEnds() {
+    gpu.register(lending("w-A", "n1", "host1", List.of(0, 1), "GPU-aaaa", "GPU-bbbb"));
+    Job onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
+    long leaseEnds = System.nanoTime() + 60_000_000_000L;
+    JobCenter.Lost lost = gpu.loseNode("n1", w -> leaseEnds).get(0);
+    assertEquals(List.of(onA), lost.jobs());
+    assertEquals(0, gpu.snapshot("ok").workers().size(), "nothing is placed on a lost worker");
+
+    // the same GPUs from a worker started again (here, or on a host that shares them) wait for the lease
+    RegisterWorker again = lending("w-A", "n2", "host1", List.of(0, 1), "GPU-aaaa", "GPU-bbbb");
+    JobCenter.Hold hold = gpu.leaseHolding(again).orElseThrow();
+    assertEquals(new JobCenter.Hold(lost.worker(), leaseEnds), hold);
+    Rejected held = assertThrows(Rejected.class, () -> gpu.register(again));
+    assertEquals(ErrorKind.INVALID, held.kind());
+    assertTrue(held.getMessage().matches("GPU 0 \\(GPU-aaaa\\) of worker w-A on host1 was lent by worker w-A on host1, "
+        + "which left the cluster without a word: it stays held until that worker's jobs are surely gone \\(its lease ends "
+        + "in (59|60)\\d{3} ms\\); start w-A again after that"), held.getMessage());
+    RegisterWorker other = lending("w-B", "n3", "host2", List.of(0), "GPU-cccc");
+    assertTrue(gpu.leaseHolding(other).isEmpty(), "a GPU of its own is not held");
+    gpu.register(other);
+    assertEquals(1, gpu.snapshot("ok").workers().size());
+
+    gpu.endLease(new JobCenter.Hold(lost.worker(), leaseEnds - 1));
+    assertTrue(gpu.leaseHolding(again).isPresent(), "another lease's end releases nothing of this one");
+    gpu.endLease(hold);
+    assertTrue(gpu.leaseHolding(again).isEmpty());
+    gpu.register(again);
+    assertEquals(2, gpu.snapshot("ok").workers().get(1).vacantGpus().size(), "lent again once the lease ended");
     gpu.checkInvariants();
   }
 

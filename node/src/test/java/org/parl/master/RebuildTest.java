@@ -102,7 +102,7 @@ class RebuildTest {
           everyValid.addAll(jobs);
           List<Job> reported = new ArrayList<>(jobs);
           reported.addAll(bad);
-          this.reports.add(new RegisterWorker(id, "node-" + w, "host", "127.0.0.1", cpus, Math.max(cpus, 1),
+          this.reports.add(new RegisterWorker(id, "node-" + w, "host", "127.0.0.1", cpus, Math.max(cpus, 1), 0,
               type == ClusterType.GPU ? lent : List.of(), List.of(), reported));
           valid.put(id, jobs);
           conflicting.put(id, bad);
