@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.ToLongFunction;
 import org.parl.control.ClusterType;
@@ -44,6 +43,9 @@ public final class JobCenter<H> {
 
   /** A GPU of a worker that left without a word, held until {@code untilNanos} ({@link System#nanoTime}): its lease. */
   public record Hold(RegisterWorker worker, long untilNanos) {}
+
+  /** A worker that left without a word: what it took along, and the lease that holds its GPUs. */
+  public record Leased(Lost lost, Hold hold) {}
 
   /**
    * The outcome of a submission: a job now, or a queued request id to time out later; with the request as
@@ -154,20 +156,19 @@ public final class JobCenter<H> {
     }
     List<GpuSpec> gpus = GpuSpecs.of(w);
     for (GpuSpec g : gpus) {
-      Hold hold = g.indexOnly() ? null : held.get(g.uuid());
-      if (hold != null) {
-        long leftMs = Math.max(0, (hold.untilNanos() - System.nanoTime()) / 1_000_000);
-        throw new Rejected(ErrorKind.INVALID, "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on "
-            + w.hostname() + " was lent by worker " + hold.worker().workerId() + " on " + hold.worker().hostname()
+      Optional<Hold> hold = holding(g);
+      if (hold.isPresent()) {
+        long leftMs = Math.max(0, (hold.get().untilNanos() - System.nanoTime()) / 1_000_000);
+        RegisterWorker gone = hold.get().worker();
+        throw new Rejected(ErrorKind.INVALID, gpuOf(g, w) + " was lent by worker " + gone.workerId() + " on " + gone.hostname()
             + ", which left the cluster without a word: it stays held until that worker's jobs are surely gone (its lease "
             + "ends in " + leftMs + " ms); start " + w.workerId() + " again after that");
       }
       RegisterWorker lender = g.indexOnly() ? null : workers.get(lenders.get(g.uuid()));
       if (lender != null) {
-        throw new Rejected(ErrorKind.INVALID, "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on "
-            + w.hostname() + " is already lent by worker " + lender.workerId() + " on " + lender.hostname()
-            + ": one GPU is lent by one worker at a time; start " + w.workerId() + " with --gpus listing other GPUs, or stop "
-            + lender.workerId() + " first");
+        throw new Rejected(ErrorKind.INVALID, gpuOf(g, w) + " is already lent by worker " + lender.workerId() + " on "
+            + lender.hostname() + ": one GPU is lent by one worker at a time; start " + w.workerId()
+            + " with --gpus listing other GPUs, or stop " + lender.workerId() + " first");
       }
     }
     pool.addWorker(w.workerId(), type.lendsCpus() ? w.cpus() : 0, gpus);
@@ -179,6 +180,19 @@ public final class JobCenter<H> {
       adopt(w, job).ifPresentOrElse(why -> stop.put(job.jobId(), why), () -> adopted.add(jobs.get(job.jobId())));
     }
     return new Registration<>(drain(), adopted, stop);
+  }
+
+  private static String gpuOf(GpuSpec g, RegisterWorker w) {
+    return "GPU " + g.index() + " (" + g.uuid() + ") of worker " + w.workerId() + " on " + w.hostname();
+  }
+
+  /**
+   * The lease that holds a GPU now. A lease holds until its end by itself, whenever {@link #endLease} comes:
+   * a worker that registers in between is not refused for a lease that is over.
+   */
+  private Optional<Hold> holding(GpuSpec g) {
+    Hold hold = g.indexOnly() ? null : held.get(g.uuid());
+    return hold != null && hold.untilNanos() - System.nanoTime() > 0 ? Optional.of(hold) : Optional.empty();
   }
 
   /** Records a reported job as it runs; empty, or why it cannot be adopted. */
@@ -229,29 +243,30 @@ public final class JobCenter<H> {
    * {@code leaseEndsNanos} gives each worker: while the lost worker's jobs may still run, no worker lends
    * those GPUs again. {@link #endLease} releases them.
    */
-  public List<Lost> loseNode(String nodeId, ToLongFunction<RegisterWorker> leaseEndsNanos) {
+  public List<Leased> loseNode(String nodeId, ToLongFunction<RegisterWorker> leaseEndsNanos) {
     List<Lost> lost = new ArrayList<>();
     for (RegisterWorker w : List.copyOf(workers.values())) {
       if (w.nodeId().equals(nodeId)) {
         removeWorker(w.workerId()).ifPresent(lost::add);
       }
     }
+    List<Leased> leased = new ArrayList<>();
     for (Lost l : lost) {
       Hold hold = new Hold(l.worker(), leaseEndsNanos.applyAsLong(l.worker()));
       GpuSpecs.of(l.worker()).stream().filter(g -> !g.indexOnly()).forEach(g -> held.put(g.uuid(), hold));
+      leased.add(new Leased(l, hold));
     }
-    return lost;
+    return leased;
   }
 
-  /** The lease of a lost worker ended: its jobs are gone, and the GPUs it lent may be lent again. */
+  /** The lease of a lost worker ended: its jobs are gone, and what holds the GPUs it lent is forgotten. */
   public void endLease(Hold hold) {
     held.values().removeIf(hold::equals);
   }
 
   /** The lease that holds one of the GPUs {@code w} would lend, if one does. */
   public Optional<Hold> leaseHolding(RegisterWorker w) {
-    return GpuSpecs.of(w).stream().filter(g -> !g.indexOnly()).map(g -> held.get(g.uuid())).filter(Objects::nonNull)
-        .findFirst();
+    return GpuSpecs.of(w).stream().map(this::holding).flatMap(Optional::stream).findFirst();
   }
 
   /**

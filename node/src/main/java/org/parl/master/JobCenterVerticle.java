@@ -475,17 +475,17 @@ public final class JobCenterVerticle extends VerticleBase {
       return;
     }
     long now = System.nanoTime();
-    for (JobCenter.Lost lost : center.loseNode(nodeId, w -> now + leaseNanos(w))) {
+    for (JobCenter.Leased leased : center.loseNode(nodeId, w -> now + leaseNanos(w))) {
+      JobCenter.Lost lost = leased.lost();
       RegisterWorker w = lost.worker();
       String cause = "worker " + w.workerId() + " on " + w.hostname()
           + " left the cluster without a word (it died, froze or lost its network)";
-      long leaseMs = TimeUnit.NANOSECONDS.toMillis(leaseNanos(w));
+      long leaseMs = TimeUnit.NANOSECONDS.toMillis(leased.hold().untilNanos() - now);
       log.warn("{}; dropped it and {} job(s) from the pool; its GPUs stay held, and its clients are told, when its "
           + "lease ends in {} ms", cause, lost.jobs().size(), leaseMs);
       removed(lost);
-      JobCenter.Hold hold = new JobCenter.Hold(w, now + leaseNanos(w));
       vertx.setTimer(Math.max(1, leaseMs), t -> {
-        center.endLease(hold);
+        center.endLease(leased.hold());
         log.info("the lease of worker {} ended {} ms after it was dropped: its {} job(s) and its GPUs {} are released",
             w.workerId(), leaseMs, lost.jobs().size(), w.gpus());
         tellLost(lost, cause);

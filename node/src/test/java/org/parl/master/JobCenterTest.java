@@ -114,7 +114,8 @@ class JobCenterTest {
     gpu.register(worker("w1", "node-a", 4, List.of(0, 1)));
     gpu.register(worker("w2", "node-b", 4, List.of(0)));
     Job onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
-    List<JobCenter.Lost> lost = gpu.loseNode("node-a", w -> System.nanoTime());
+    List<JobCenter.Lost> lost = gpu.loseNode("node-a", w -> System.nanoTime()).stream().map(JobCenter.Leased::lost)
+        .toList();
     assertEquals(1, lost.size());
     assertEquals(List.of(onA), lost.get(0).jobs());
     assertTrue(gpu.end(onA.jobId()).isEmpty(), "a lost job has nothing left to release");
@@ -127,7 +128,7 @@ class JobCenterTest {
     gpu.register(lending("w-A", "n1", "host1", List.of(0, 1), "GPU-aaaa", "GPU-bbbb"));
     Job onA = gpu.submit(gpus("c", 2), "x").job().orElseThrow();
     long leaseEnds = System.nanoTime() + 60_000_000_000L;
-    JobCenter.Lost lost = gpu.loseNode("n1", w -> leaseEnds).get(0);
+    JobCenter.Lost lost = gpu.loseNode("n1", w -> leaseEnds).get(0).lost();
     assertEquals(List.of(onA), lost.jobs());
     assertEquals(0, gpu.snapshot("ok").workers().size(), "nothing is placed on a lost worker");
 
