@@ -20,10 +20,13 @@ public final class DeserialisationFilter {
 
   /**
    * What a serialised Hazelcast exception consists of, and Hazelcast's exceptions outside those
-   * packages: a topology change, answered to a member joining while another one joins.
+   * packages: a topology change, answered to a member joining while another one joins; a partition
+   * table that moved on, answered to an operation sent while a member's death moves partitions (a
+   * response this filter refused would leave its operation waiting for Hazelcast's call timeout).
    */
   static final String[] CLASSES = {
       "com.hazelcast.internal.cluster.impl.ClusterTopologyChangedException",
+      "com.hazelcast.internal.partition.PartitionStateVersionMismatchException",
       "java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "java.lang.IllegalStateException",
       "java.io.IOException", "java.util.concurrent.ExecutionException",
       "java.lang.StackTraceElement", "[Ljava.lang.StackTraceElement;", "java.util.Collections$EmptyList"};

@@ -9,6 +9,7 @@ import com.hazelcast.config.JavaSerializationFilterConfig;
 import com.hazelcast.config.SerializationConfig;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.internal.cluster.impl.ClusterTopologyChangedException;
+import com.hazelcast.internal.partition.PartitionStateVersionMismatchException;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.InternalSerializationService;
 import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder;
@@ -40,6 +41,8 @@ class DeserialisationFilterTest {
     assertInstanceOf(HazelcastInstanceNotActiveException.class, roundTrip(new HazelcastInstanceNotActiveException()));
     // answered to a member that joins while another one joins (two workers started at once)
     assertInstanceOf(ClusterTopologyChangedException.class, roundTrip(new ClusterTopologyChangedException("joining")));
+    // answered to a map write sent while a member's death moves partitions (a worker killed)
+    assertInstanceOf(PartitionStateVersionMismatchException.class, roundTrip(new PartitionStateVersionMismatchException(3, 4)));
     assertEquals("x", roundTrip("x"), "strings (parl's maps) never use Java serialisation");
   }
 
