@@ -1,7 +1,7 @@
 package org.parl.internal.wire;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Map;
 import org.parl.internal.security.SharedSecret;
 
 /**
@@ -48,10 +48,10 @@ public final class DataMessageCodec {
    * @throws BadMessageException saying what is wrong with it: another protocol, or a malformed HELLO
    */
   public static DataMessage.Hello hello(byte[] payload, int length) {
-    JsonNode tree = JSON.tree(payload, 0, length);
-    JsonNode protocol = tree.get("protocol");
-    if (protocol == null || !protocol.isInt() || protocol.intValue() != Frames.PROTOCOL) {
-      String theirs = protocol == null ? "none" : protocol.toString();
+    Map<String, Object> tree = JSON.tree(payload, 0, length);
+    Object protocol = tree.get("protocol");
+    if (!(protocol instanceof Long version) || version != Frames.PROTOCOL) {
+      String theirs = tree.containsKey("protocol") ? TypedJson.text(protocol) : "none";
       throw new BadMessageException("this job speaks parl protocol " + Frames.PROTOCOL + " and the client "
           + (theirs.length() > 20 ? theirs.substring(0, 20) + "..." : theirs) + ": use the same parl version on clients and workers");
     }

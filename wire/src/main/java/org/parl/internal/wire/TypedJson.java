@@ -1,44 +1,45 @@
 package org.parl.internal.wire;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.exc.InputCoercionException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MapperFeature;
-import com.fasterxml.jackson.databind.cfg.CoercionAction;
-import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.jsontype.NamedType;
-import com.fasterxml.jackson.databind.type.LogicalType;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * JSON for one family of typed messages: records under a sealed interface annotated with
- * {@code @JsonTypeInfo}, each named on the wire by its simple class name. Decoding is strict, like
- * a hand-written validator: no coercion between strings, numbers and booleans, no fractions for
- * integers, no duplicate keys, no trailing data; the records' compact constructors then bound the
- * values. Every failure is a {@link BadMessageException} that says what was wrong in one sentence.
- * Unknown fields are ignored, so that a newer peer may add some.
+ * {@code @JsonTypeInfo}, each named on the wire by its simple class name in a {@code type} field
+ * written first. Decoding is strict, like a hand-written validator: no coercion between strings,
+ * numbers and booleans, no fractions for integers, no duplicate keys, no trailing data; the
+ * records' compact constructors then bound the values. Every failure is a
+ * {@link BadMessageException} that says what was wrong in one sentence. Unknown fields are ignored,
+ * so that a newer peer may add some.
+ *
+ * <p>Built on Jackson's streaming parser and generator alone ({@link RecordShape} maps records by
+ * reflection): the databind layer, some 650 classes and a serializer built per type, cost a fresh
+ * JVM about 0.3 s before its first message, on the path of every program's connect and every job's start.
  */
 public final class TypedJson {
 
   private static final int MAX_DEPTH = 32;
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+      .build();
 
-  private final JsonMapper mapper;
   private final Map<String, Class<?>> types = new TreeMap<>();
 
   /**
@@ -46,21 +47,6 @@ public final class TypedJson {
    *     another family that a message carries as they are (each named by its simple class name too)
    */
   public TypedJson(Class<?>... roots) {
-    mapper = JsonMapper.builder()
-        .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-        .build();
-    mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build());
-    // a string field takes a string only (by default Jackson would read 5 as "5")
-    mapper.coercionConfigFor(LogicalType.Textual)
-        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
     for (Class<?> root : roots) {
       register(root);
     }
@@ -76,21 +62,17 @@ public final class TypedJson {
       if (clash != null && clash != type) {
         throw new IllegalStateException(type + " and " + clash + " would have the same name on the wire");
       }
-      mapper.registerSubtypes(new NamedType(type, type.getSimpleName()));
     }
   }
 
   /**
-   * Builds the serializers and deserializers of every message type now. Jackson builds them on
-   * first use, which costs a few hundred milliseconds in a fresh JVM: call this off the event
-   * loop, before the first message.
+   * Reads the shape of every message type now, and loads the parser's and generator's classes,
+   * so that the first message does not: call this off the event loop, before the first message.
    */
   public void warmUp() {
-    for (Class<?> type : types.values()) {
-      // both fetch their root (de)serializer eagerly, and Jackson caches it
-      mapper.writerFor(type);
-      mapper.readerFor(type);
-    }
+    types.values().forEach(RecordShape::of);
+    tree(new byte[] {'{', '}'}, 0, 2);
+    encode(List.of());
   }
 
   /** The names of the message types that are a {@code target}, as they appear in the {@code type} field. */
@@ -99,18 +81,81 @@ public final class TypedJson {
   }
 
   public byte[] encode(Object message) {
-    try {
-      return mapper.writeValueAsBytes(message);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot encode " + message.getClass().getSimpleName() + ": " + e.getOriginalMessage(), e);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      write(g, message);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
     }
+    return out.toByteArray();
   }
 
   public String encodeToString(Object message) {
-    try {
-      return mapper.writeValueAsString(message);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot encode " + message.getClass().getSimpleName() + ": " + e.getOriginalMessage(), e);
+    StringWriter out = new StringWriter(256);
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      write(g, message);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /** A parsed JSON value ({@link #tree}'s objects, lists, strings, numbers, booleans or null) as JSON text. */
+  public static String text(Object parsed) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      write(g, parsed);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  private static void write(JsonGenerator g, Object v) throws IOException {
+    if (v == null) {
+      g.writeNull();
+    } else if (v instanceof String s) {
+      g.writeString(s);
+    } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+      g.writeNumber(((Number) v).longValue());
+    } else if (v instanceof BigInteger b) {
+      g.writeNumber(b);
+    } else if (v instanceof Double || v instanceof Float) {
+      g.writeNumber(((Number) v).doubleValue());
+    } else if (v instanceof Boolean b) {
+      g.writeBoolean(b);
+    } else if (v instanceof Enum<?> e) {
+      g.writeString(RecordShape.label(e));
+    } else if (v instanceof Collection<?> c) {
+      g.writeStartArray();
+      for (Object e : c) {
+        write(g, e);
+      }
+      g.writeEndArray();
+    } else if (v instanceof Map<?, ?> m) {
+      g.writeStartObject();
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        g.writeFieldName(String.valueOf(e.getKey()));
+        write(g, e.getValue());
+      }
+      g.writeEndObject();
+    } else if (v instanceof Record r) {
+      RecordShape shape = RecordShape.of(r.getClass());
+      g.writeStartObject();
+      if (shape.typed()) {
+        g.writeStringField("type", r.getClass().getSimpleName());
+      }
+      for (RecordShape.Component c : shape.components()) {
+        Object value = c.get(r);
+        if (value != null || !shape.omitsNulls()) {
+          g.writeFieldName(c.wireName());
+          write(g, value);
+        }
+      }
+      g.writeEndObject();
+    } else {
+      throw new IllegalStateException("cannot encode a " + v.getClass().getName() + " as JSON: messages hold records,"
+          + " lists, maps, strings, numbers, booleans and enums");
     }
   }
 
@@ -125,143 +170,89 @@ public final class TypedJson {
 
   /**
    * Parses one JSON object (syntax only, with the limits above), so that a caller can look at a
-   * field, such as a request id, even when the message as a whole is bad.
+   * field, such as a request id, even when the message as a whole is bad. Its values are maps (in
+   * the order received), lists, strings, {@code Long} or {@code BigInteger} integers, {@code Double}
+   * fractions, booleans and nulls.
    */
-  public JsonNode tree(byte[] json, int offset, int length) {
-    JsonNode tree;
-    try {
-      tree = mapper.readTree(json, offset, length);
-    } catch (IOException | RuntimeException e) {
-      throw bad(e, Object.class);
+  public Map<String, Object> tree(byte[] json, int offset, int length) {
+    Object tree;
+    try (JsonParser p = FACTORY.createParser(json, offset, length)) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        throw new BadMessageException("expected a JSON object, got nothing");
+      }
+      tree = parse(p, first);
+      if (!(tree instanceof Map)) {
+        throw new BadMessageException("expected a JSON object, got " + abbreviate(kind(tree) + " " + text(tree)));
+      }
+      if (p.nextToken() != null) {
+        throw new BadMessageException("expected one JSON object, found more after it");
+      }
+    } catch (JacksonException e) {
+      // the parser's text may point into the input ("start marker at [Source: ...]"): the sender has no use for that
+      String why = firstLine(e.getOriginalMessage()).replaceAll("\\s*\\(?(start marker )?at \\[Source.*$", "");
+      throw new BadMessageException("not valid JSON: " + abbreviate(why));
+    } catch (IOException e) {
+      throw new BadMessageException("not valid JSON: " + abbreviate(firstLine(e.getMessage())));
     }
-    if (tree == null || !tree.isObject()) {
-      throw new BadMessageException("expected a JSON object, got " + (tree == null || tree.isMissingNode() ? "nothing"
-          : abbreviate(tree.getNodeType().name().toLowerCase() + " " + tree)));
-    }
-    return tree;
+    @SuppressWarnings("unchecked")
+    Map<String, Object> object = (Map<String, Object>) tree;
+    return object;
+  }
+
+  private static Object parse(JsonParser p, JsonToken t) throws IOException {
+    return switch (t) {
+      case START_OBJECT -> {
+        Map<String, Object> object = new LinkedHashMap<>();
+        for (JsonToken n = p.nextToken(); n != JsonToken.END_OBJECT; n = p.nextToken()) {
+          String name = p.currentName();
+          object.put(name, parse(p, p.nextToken()));
+        }
+        yield object;
+      }
+      case START_ARRAY -> {
+        List<Object> array = new ArrayList<>();
+        for (JsonToken n = p.nextToken(); n != JsonToken.END_ARRAY; n = p.nextToken()) {
+          array.add(parse(p, n));
+        }
+        yield array;
+      }
+      case VALUE_STRING -> p.getText();
+      case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue() : (Object) p.getLongValue();
+      case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw new BadMessageException("not valid JSON: unexpected " + t);
+    };
   }
 
   /** Maps a parsed object onto its message type, with every check. */
-  public <T> T decode(JsonNode tree, Class<T> type) {
-    try {
-      return mapper.treeToValue(tree, type);
-    } catch (IOException | RuntimeException e) {
-      throw bad(e, type);
-    }
+  public <T> T decode(Map<String, Object> tree, Class<T> type) {
+    return type.cast(new RecordReader(types).read(tree, type));
   }
 
-  /** One sentence for what was wrong; the sender reads it, so no parser internals or positions. */
-  private BadMessageException bad(Throwable e, Class<?> target) {
-    BadMessageException ours = find(e, BadMessageException.class);
-    if (ours != null) {
-      return ours;
+  static String kind(Object parsed) {
+    if (parsed == null) {
+      return "null";
     }
-    IllegalArgumentException refused = find(e, IllegalArgumentException.class);
-    if (refused != null && e instanceof JsonMappingException m) {
-      // a value that checks itself where it is built (what an actor asks for) says what is wrong with it
-      return new BadMessageException((m.getPath().isEmpty() ? "" : "field '" + path(m) + "': ") + refused.getMessage());
+    if (parsed instanceof Map) {
+      return "object";
     }
-    if (e instanceof InvalidTypeIdException t) {
-      String id = t.getTypeId();
-      // a typed record inside a message is named by its field, and has kinds of its own
-      String field = t.getPath().isEmpty() ? null : path(t);
-      List<String> kinds = typeNames(t.getBaseType() == null ? target : t.getBaseType().getRawClass());
-      return new BadMessageException(id == null
-          ? (field == null ? "a message" : "field '" + field + "'") + " needs a \"type\" field naming its kind, one of " + kinds
-          : "unknown message type \"" + abbreviate(id) + "\"" + (field == null ? "" : " in field '" + field + "'")
-              + "; known types are " + kinds);
+    if (parsed instanceof List) {
+      return "array";
     }
-    if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
-      String field = path(m);
-      String why = String.valueOf(m.getOriginalMessage());
-      if (why.startsWith("Missing required creator property")) {
-        return new BadMessageException("field '" + field + "' is missing");
-      }
-      if (why.startsWith("Invalid `null` value")) {
-        return new BadMessageException("field '" + field + "' must not be null");
-      }
-      String got = m instanceof InvalidFormatException f ? ", got " + Checks.describe(f.getValue()) : "";
-      return new BadMessageException("field '" + field + "' must be " + expected(m.getTargetType()) + got);
+    if (parsed instanceof String) {
+      return "string";
     }
-    if (e instanceof JsonMappingException m && m.getOriginalMessage() != null
-        && m.getOriginalMessage().startsWith("Trailing token")) {
-      return new BadMessageException("expected one JSON object, found more after it");
-    }
-    InputCoercionException c = find(e, InputCoercionException.class);
-    if (c != null) {
-      // databind wraps it in a JsonMappingException that knows the path
-      String field = e instanceof JsonMappingException m && !m.getPath().isEmpty() ? path(m) : currentName(c.getProcessor());
-      return new BadMessageException((field == null ? "a number" : "field '" + field + "'") + " is out of range: "
-          + abbreviate(firstLine(c.getOriginalMessage())));
-    }
-    if (e instanceof JacksonException j) {
-      // the parser's text may point into the input ("start marker at [Source: ...]"): the sender has no use for that
-      String why = firstLine(j.getOriginalMessage()).replaceAll("\\s*\\(?(start marker )?at \\[Source.*$", "");
-      return new BadMessageException("not valid JSON: " + abbreviate(why));
-    }
-    return new BadMessageException("malformed message: " + abbreviate(firstLine(e.getMessage())));
-  }
-
-  private static <X extends Throwable> X find(Throwable e, Class<X> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
-  }
-
-  private static String currentName(JsonParser p) {
-    try {
-      return p == null ? null : p.currentName();
-    } catch (IOException e) {
-      return null;
-    }
-  }
-
-  private static String path(JsonMappingException e) {
-    StringBuilder b = new StringBuilder();
-    for (JsonMappingException.Reference r : e.getPath()) {
-      if (r.getFieldName() != null) {
-        b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
-      } else if (r.getIndex() >= 0) {
-        b.append('[').append(r.getIndex()).append(']');
-      }
-    }
-    return b.toString();
-  }
-
-  private static String expected(Class<?> type) {
-    if (type == null) {
-      return "of another type";
-    }
-    if (type == int.class || type == long.class || type == short.class || type == Integer.class || type == Long.class) {
-      return "an integer";
-    }
-    if (type == String.class) {
-      return "a string";
-    }
-    if (type == boolean.class || type == Boolean.class) {
-      return "true or false";
-    }
-    if (type.isEnum()) {
-      List<String> names = new ArrayList<>();
-      for (Object c : type.getEnumConstants()) {
-        names.add(c.toString());
-      }
-      return "one of " + names;
-    }
-    if (Collection.class.isAssignableFrom(type) || type.isArray()) {
-      return "an array";
-    }
-    return "an object";
+    return parsed instanceof Boolean ? "boolean" : "number";
   }
 
   private static String firstLine(String s) {
     return s == null ? "?" : s.lines().findFirst().orElse("?");
   }
 
-  private static String abbreviate(String s) {
+  static String abbreviate(String s) {
     return s.length() > 120 ? s.substring(0, 120) + "..." : s;
   }
 }

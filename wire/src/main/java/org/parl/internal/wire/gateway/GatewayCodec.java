@@ -1,6 +1,5 @@
 package org.parl.internal.wire.gateway;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import org.parl.internal.wire.BadMessageException;
@@ -47,8 +46,7 @@ public final class GatewayCodec {
   public static Long idOf(Buffer line) {
     try {
       byte[] bytes = line.getBytes();
-      JsonNode id = JSON.tree(bytes, 0, bytes.length).get("id");
-      return id != null && id.canConvertToExactIntegral() && id.canConvertToLong() ? id.asLong() : null;
+      return JSON.tree(bytes, 0, bytes.length).get("id") instanceof Long id ? id : null;
     } catch (BadMessageException e) {
       return null;
     }
