@@ -8,6 +8,7 @@ import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import org.parl.ActorLostException;
@@ -67,12 +68,22 @@ final class GatewayConnection {
    */
   static Future<GatewayConnection> connect(Vertx vertx, HostPort master, ClusterToken token, Future<?> codecReady,
       long timeoutMs) {
+    return connect(vertx, master, GatewaySocket.openAsync(master, socketTimeout(timeoutMs)), token, codecReady, timeoutMs);
+  }
+
+  /** {@link #connect(Vertx, HostPort, ClusterToken, Future, long)} on a socket being opened already. */
+  static Future<GatewayConnection> connect(Vertx vertx, HostPort master, CompletionStage<GatewaySocket> opening,
+      ClusterToken token, Future<?> codecReady, long timeoutMs) {
     GatewayConnection g = new GatewayConnection(vertx, vertx.getOrCreateContext(), master.toString());
-    return vertx.executeBlocking(() -> GatewaySocket.open(master, (int) Math.min(timeoutMs, Integer.MAX_VALUE)), false)
+    return Future.fromCompletionStage(opening, g.context)
         .recover(e -> Future.failedFuture(unreachable(master, e)))
         // the codec warm: decoding the challenge must not build it on the event loop
         .compose(s -> codecReady.compose(ready -> g.authenticate(s, token, timeoutMs)).onFailure(e -> s.close()))
         .map(authenticated -> g);
+  }
+
+  static int socketTimeout(long timeoutMs) {
+    return (int) Math.min(timeoutMs, Integer.MAX_VALUE);
   }
 
   private static ParlException unreachable(HostPort master, Throwable e) {

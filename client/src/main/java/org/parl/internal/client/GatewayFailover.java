@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.parl.AuthenticationException;
 import org.parl.InvalidRequestException;
@@ -36,8 +37,12 @@ final class GatewayFailover {
   private final ClusterToken token;
   private final Future<?> codecReady;
   private final long timeoutMs;
+  /** The first master's socket, opened before there was a failover (null: none); taken by the first connect. */
+  private CompletableFuture<GatewaySocket> first;
 
-  private GatewayFailover(Vertx vertx, List<HostPort> masters, ClusterToken token, Future<?> codecReady, long timeoutMs) {
+  private GatewayFailover(Vertx vertx, List<HostPort> masters, ClusterToken token, Future<?> codecReady, long timeoutMs,
+      CompletableFuture<GatewaySocket> first) {
+    this.first = first;
     this.vertx = vertx;
     this.masters = masters;
     this.token = token;
@@ -63,7 +68,13 @@ final class GatewayFailover {
   }
 
   static GatewayFailover of(Vertx vertx, List<HostPort> masters, ClusterToken token, Future<?> codecReady, long timeoutMs) {
-    return new GatewayFailover(vertx, masters, token, codecReady, timeoutMs);
+    return new GatewayFailover(vertx, masters, token, codecReady, timeoutMs, null);
+  }
+
+  /** @param first a socket to the first master, being opened already: the first connect uses it */
+  static GatewayFailover of(Vertx vertx, List<HostPort> masters, ClusterToken token, Future<?> codecReady, long timeoutMs,
+      CompletableFuture<GatewaySocket> first) {
+    return new GatewayFailover(vertx, masters, token, codecReady, timeoutMs, first);
   }
 
   /** True when there is another master to turn to. */
@@ -99,7 +110,10 @@ final class GatewayFailover {
   private Future<Connected> attempt(int index, Function<Long, GatewayRequest> hello, long deadline) {
     HostPort master = masters.get(index % masters.size());
     Promise<Connected> result = Promise.promise();
-    GatewayConnection.connect(vertx, master, token, codecReady, timeoutMs)
+    CompletableFuture<GatewaySocket> opening = index == 0 && first != null ? first
+        : GatewaySocket.openAsync(master, GatewayConnection.socketTimeout(timeoutMs));
+    first = null;
+    GatewayConnection.connect(vertx, master, opening, token, codecReady, timeoutMs)
         .compose(g -> g.request(hello::apply, GatewayReply.Welcome.class, helloTimeoutMs(deadline))
             .map(w -> new Connected(g, w))
             .onFailure(e -> g.close()))

@@ -31,10 +31,8 @@ import org.parl.RemoteSerializationException;
 import org.parl.internal.net.HostPort;
 import org.parl.internal.net.Hostnames;
 import org.parl.internal.security.ClusterToken;
-import org.parl.internal.wire.DataMessageCodec;
 import org.parl.internal.wire.SharedArea;
 import org.parl.internal.wire.ValueCodec;
-import org.parl.internal.wire.gateway.GatewayCodec;
 import org.parl.internal.wire.gateway.GatewayReply;
 import org.parl.internal.wire.gateway.GatewayRequest;
 import org.parl.internal.wire.gateway.JobPlacement;
@@ -128,33 +126,24 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   public static Future<ParlClient> connect(Vertx given, ConnectOptions callers) {
     ConnectOptions options = new ConnectOptions(callers); // the caller may change its object afterwards
     List<HostPort> masters = GatewayFailover.parse(options.getAddress());
+    long timeoutMs = options.getConnectTimeout().toMillis();
     if (given == null) {
       startUp();
     }
+    ConnectStart start = ConnectStart.begin(masters.get(0), GatewayConnection.socketTimeout(timeoutMs), () -> token(options));
     Vertx vertx = given != null ? given
         : Vertx.builder().with(new VertxOptions().setUseDaemonThread(true).setEventLoopPoolSize(2).setWorkerPoolSize(8)
             // the client serves no files: no class-path file resolver and no file cache to set up at start
             .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false)))
             .build();
     Context ctx = vertx.getOrCreateContext();
-    long timeoutMs = options.getConnectTimeout().toMillis();
-    // reading the token file, and class loading of the codec and the network client, take a while: not on the event loop
-    Future<ClusterToken> token = vertx.executeBlocking(() -> token(options), false);
-    Future<Void> gatewayCodec = vertx.executeBlocking(() -> {
-      GatewayCodec.warmUp();
-      return null;
-    }, false);
-    // the data connection's codecs: a first create should not pay for building them
-    Future<ValueCodec> valueCodec = vertx.executeBlocking(() -> {
-      DataMessageCodec.warmUp();
-      return new ValueCodec();
-    }, false);
+    Future<Void> gatewayCodec = Future.fromCompletionStage(start.gatewayCodec, ctx);
     Promise<ParlClient> result = Promise.promise();
-    ctx.runOnContext(v -> token
-        .map(t -> GatewayFailover.of(vertx, masters, t, gatewayCodec, timeoutMs))
+    ctx.runOnContext(v -> Future.fromCompletionStage(start.token, ctx)
+        .map(t -> GatewayFailover.of(vertx, masters, t, gatewayCodec, timeoutMs, start.socket))
         .compose(failover -> failover.connect(ParlClientImpl::hello)
-            .compose(c -> valueCodec.map(codec -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options,
-                failover, c, codec))))
+            .compose(c -> Future.fromCompletionStage(start.valueCodec, ctx)
+                .map(codec -> (ParlClient) new ParlClientImpl(vertx, given == null, ctx, options, failover, c, codec))))
         .onComplete(ar -> {
           if (ar.failed() && given == null) {
             vertx.close();
@@ -165,8 +154,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
   }
 
   /**
-   * What a fresh program's first connection would otherwise do one step after the other: the JDK's
-   * TLS client is set up on its own thread while Vert.x starts, and Netty is told not to announce
+   * What a fresh program's first connection would otherwise pay for: Netty is told not to announce
    * its buffer allocations to Java Flight Recorder (loading JFR's event support costs ~0.1 s on the
    * event loop, and nothing reads them) unless the program chose otherwise. Netty's global executor,
    * which closing Vert.x wakes, no longer keeps the JVM alive a second after the program's last line
@@ -176,7 +164,6 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     if (System.getProperty(NETTY_JFR) == null) {
       System.setProperty(NETTY_JFR, "false");
     }
-    TlsWarmUp.start();
     DaemonGlobalExecutor.apply();
   }
 

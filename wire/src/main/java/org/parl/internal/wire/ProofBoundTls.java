@@ -2,14 +2,12 @@ package org.parl.internal.wire;
 
 import java.io.IOException;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
@@ -62,16 +60,6 @@ public final class ProofBoundTls {
   /** The certificate the peer presented on {@code s}, which its proof must be bound to. */
   public static Certificate peerCertificate(SSLSocket s) throws IOException {
     return s.getSession().getPeerCertificates()[0];
-  }
-
-  /**
-   * Does what a fresh JVM's first handshake would otherwise do on the connection's path: loads the
-   * providers and the handshake's classes, and makes a first key share.
-   */
-  public static void warmUp() throws SSLException {
-    SSLEngine engine = CONTEXT.createSSLEngine();
-    engine.setUseClientMode(true);
-    engine.wrap(ByteBuffer.allocate(0), ByteBuffer.allocate(engine.getSession().getPacketBufferSize()));
   }
 
   private static SSLContext context() {

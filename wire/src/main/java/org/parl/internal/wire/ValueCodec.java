@@ -20,23 +20,35 @@ import java.util.concurrent.ConcurrentHashMap;
  * (generic) Java types on both ends, with primitive arrays carried as raw little-endian bytes.
  *
  * <p>An encoded value is {@code int32 smileLength | Smile document | array bytes}: the elements
- * of primitive arrays follow the document (see {@link PrimitiveArrays}). Thread-safe; readers and
- * writers are cached per type.
+ * of primitive arrays follow the document (see {@link PrimitiveArrays}). {@link Scalars} are
+ * written and read on the streaming API; databind, for the other types, is set up at the first of
+ * them. Thread-safe; readers and writers are cached per type.
  */
 public final class ValueCodec {
 
-  private final ObjectMapper mapper;
+  private final SmileFactory factory = SmileFactory.builder()
+      .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+      .build();
+  /** Built at the first value that is not one of the {@link Scalars}. */
+  private volatile ObjectMapper mapper;
   private final ConcurrentHashMap<Type, ObjectWriter> writers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<Type, ObjectReader> readers = new ConcurrentHashMap<>();
 
-  public ValueCodec() {
-    SmileFactory smile = SmileFactory.builder()
-        .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
-        .build();
-    mapper = new ObjectMapper(smile)
-        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-        .registerModule(PrimitiveArrays.module());
+  private ObjectMapper mapper() {
+    ObjectMapper m = mapper;
+    if (m == null) {
+      synchronized (this) {
+        m = mapper;
+        if (m == null) {
+          m = new ObjectMapper(factory)
+              .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+              .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .registerModule(PrimitiveArrays.module());
+          mapper = m;
+        }
+      }
+    }
+    return m;
   }
 
   /** Encodes {@code values[i]} as {@code types[i]}, as one Smile array, at the end of {@code out}. */
@@ -51,10 +63,10 @@ public final class ValueCodec {
   public void writeAll(Type[] types, Object[] values, FrameBuffer out, SharedLink.Lease shared) throws IOException {
     PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
     int start = out.extend(4);
-    try (JsonGenerator g = mapper.createGenerator(out)) {
+    try (JsonGenerator g = factory.createGenerator(out)) {
       g.writeStartArray();
       for (int i = 0; i < types.length; i++) {
-        writer(types[i]).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, values[i]);
+        writeOne(g, types[i], values[i], arrays);
       }
       g.writeEndArray();
     }
@@ -73,10 +85,24 @@ public final class ValueCodec {
   public void write(Type type, Object value, FrameBuffer out, SharedLink.Lease shared) throws IOException {
     PrimitiveArrays.Attachments arrays = new PrimitiveArrays.Attachments(shared);
     int start = out.extend(4);
-    try (JsonGenerator g = mapper.createGenerator(out)) {
-      writer(type).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, value);
+    try (JsonGenerator g = factory.createGenerator(out)) {
+      writeOne(g, type, value, arrays);
     }
     finish(out, start, arrays);
+  }
+
+  private void writeOne(JsonGenerator g, Type type, Object value, PrimitiveArrays.Attachments arrays) throws IOException {
+    Scalars.Kind scalar = Scalars.of(type);
+    if (scalar == null || !Scalars.write(g, scalar, value)) {
+      writer(type).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, value);
+    }
+  }
+
+  /** The value at the parser's current token. */
+  private Object readOne(JsonParser p, Type type, PrimitiveArrays.Cursor arrays) throws IOException {
+    Scalars.Kind scalar = Scalars.of(type);
+    Object value = scalar == null ? Scalars.NOT_READ : Scalars.read(p, scalar, ((Class<?>) type).isPrimitive());
+    return value != Scalars.NOT_READ ? value : reader(type).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
   }
 
   private static void finish(FrameBuffer out, int start, PrimitiveArrays.Attachments arrays) {
@@ -118,7 +144,7 @@ public final class ValueCodec {
     int smile = smileLength(data, offset, end);
     PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end, shared);
     Object[] values = new Object[types.length];
-    try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
+    try (JsonParser p = factory.createParser(data, offset + 4, smile)) {
       if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new IOException("expected an array of " + types.length + " value(s)");
       }
@@ -126,7 +152,7 @@ public final class ValueCodec {
         if (p.nextToken() == JsonToken.END_ARRAY) {
           throw new IOException("expected " + types.length + " value(s), got " + i);
         }
-        values[i] = reader(types[i]).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
+        values[i] = readOne(p, types[i], arrays);
       }
       if (p.nextToken() != JsonToken.END_ARRAY) {
         throw new IOException("more than the expected " + types.length + " value(s)");
@@ -154,9 +180,9 @@ public final class ValueCodec {
     int smile = smileLength(data, offset, end);
     PrimitiveArrays.Cursor arrays = new PrimitiveArrays.Cursor(data, offset + 4 + smile, end, shared);
     Object value;
-    try (JsonParser p = mapper.createParser(data, offset + 4, smile)) {
+    try (JsonParser p = factory.createParser(data, offset + 4, smile)) {
       p.nextToken();
-      value = reader(type).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
+      value = readOne(p, type, arrays);
     }
     requireEnd(arrays);
     return value;
@@ -204,10 +230,10 @@ public final class ValueCodec {
   }
 
   private ObjectWriter writer(Type type) {
-    return writers.computeIfAbsent(type, t -> mapper.writerFor(mapper.constructType(t)));
+    return writers.computeIfAbsent(type, t -> mapper().writerFor(mapper().constructType(t)));
   }
 
   private ObjectReader reader(Type type) {
-    return readers.computeIfAbsent(type, t -> mapper.readerFor(mapper.constructType(t)));
+    return readers.computeIfAbsent(type, t -> mapper().readerFor(mapper().constructType(t)));
   }
 }

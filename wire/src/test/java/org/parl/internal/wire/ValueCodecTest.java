@@ -90,4 +90,42 @@ class ValueCodecTest {
     assertThrows(IOException.class, () -> codec.read(float[].class, longer, 0), "bytes left over");
     assertThrows(IOException.class, () -> codec.read(int.class, new byte[] {0, 0, 0, 9, 1}, 0), "a lying length");
   }
+
+  /**
+   * Scalars are written on Smile's streaming API, without databind: the bytes must be those databind
+   * writes (a peer of an earlier version reads them), and databind's bytes must read back the same,
+   * including a token databind coerces (a string for an int) and nulls for primitives.
+   */
+  @Test
+  void scalarsTravelAsDatabindWritesThem() throws IOException {
+    Type[] types = {void.class, boolean.class, Boolean.class, int.class, Integer.class, long.class, Long.class, float.class,
+        Float.class, double.class, Double.class, String.class, String.class};
+    Object[] values = {null, true, null, -7, 1 << 30, Long.MIN_VALUE, 5L, 1.5f, null, Math.PI, -0.0, "\u00e9t\u00e9", null};
+    com.fasterxml.jackson.databind.ObjectMapper databind = new com.fasterxml.jackson.databind.ObjectMapper(
+        com.fasterxml.jackson.dataformat.smile.SmileFactory.builder()
+            .disable(com.fasterxml.jackson.dataformat.smile.SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT).build());
+    java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+    try (com.fasterxml.jackson.core.JsonGenerator g = databind.createGenerator(expected)) {
+      g.writeStartArray();
+      for (int i = 0; i < types.length; i++) {
+        databind.writerFor(databind.constructType(types[i])).writeValue(g, values[i]);
+      }
+      g.writeEndArray();
+    }
+    byte[] ours = codec.writeAll(types, values);
+    assertArrayEquals(expected.toByteArray(), java.util.Arrays.copyOfRange(ours, 4, ours.length));
+    assertArrayEquals(values, codec.readAll(types, ours, 0));
+
+    java.io.ByteArrayOutputStream odd = new java.io.ByteArrayOutputStream();
+    try (com.fasterxml.jackson.core.JsonGenerator g = databind.createGenerator(odd)) {
+      g.writeStartArray();
+      g.writeString("42");
+      g.writeNull();
+      g.writeNumber(3);
+      g.writeEndArray();
+    }
+    byte[] doc = odd.toByteArray();
+    byte[] framed = java.nio.ByteBuffer.allocate(4 + doc.length).putInt(doc.length).put(doc).array();
+    assertArrayEquals(new Object[] {42, 0, 3.0}, codec.readAll(new Type[] {int.class, int.class, double.class}, framed, 0));
+  }
 }

@@ -1,0 +1,128 @@
+package org.parl.internal.wire;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.lang.reflect.Type;
+
+/**
+ * The values {@link ValueCodec} writes and reads on Smile's streaming API alone: no value, booleans,
+ * {@code int}, {@code long}, {@code float}, {@code double} (boxed or not) and strings, as the same
+ * tokens Jackson's databind writes for them. An actor whose calls carry only these never loads
+ * databind, which costs a fresh JVM about 0.2 s; a token databind would have to coerce (a peer that
+ * sent a string for an {@code int}) is left to databind, which reads it as before.
+ */
+final class Scalars {
+
+  /** A scalar kind, or none. */
+  enum Kind { VOID, BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING }
+
+  /** What {@link #read} returns for a token it leaves to databind. */
+  static final Object NOT_READ = new Object();
+
+  private Scalars() {}
+
+  /** The kind of {@code type}, or null when it is not a scalar. */
+  static Kind of(Type type) {
+    if (type == void.class || type == Void.class) {
+      return Kind.VOID;
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      return Kind.BOOLEAN;
+    }
+    if (type == int.class || type == Integer.class) {
+      return Kind.INT;
+    }
+    if (type == long.class || type == Long.class) {
+      return Kind.LONG;
+    }
+    if (type == float.class || type == Float.class) {
+      return Kind.FLOAT;
+    }
+    if (type == double.class || type == Double.class) {
+      return Kind.DOUBLE;
+    }
+    return type == String.class ? Kind.STRING : null;
+  }
+
+  /** Writes {@code value} as a {@code kind}; false, having written nothing, when it is not one. */
+  static boolean write(JsonGenerator g, Kind kind, Object value) throws IOException {
+    if (value == null || kind == Kind.VOID) {
+      g.writeNull();
+      return true;
+    }
+    switch (kind) {
+      case BOOLEAN -> {
+        if (!(value instanceof Boolean b)) {
+          return false;
+        }
+        g.writeBoolean(b);
+      }
+      case INT -> {
+        if (!(value instanceof Integer i)) {
+          return false;
+        }
+        g.writeNumber(i);
+      }
+      case LONG -> {
+        if (!(value instanceof Long l)) {
+          return false;
+        }
+        g.writeNumber(l);
+      }
+      case FLOAT -> {
+        if (!(value instanceof Float f)) {
+          return false;
+        }
+        g.writeNumber(f);
+      }
+      case DOUBLE -> {
+        if (!(value instanceof Double d)) {
+          return false;
+        }
+        g.writeNumber(d);
+      }
+      default -> {
+        if (!(value instanceof String s)) {
+          return false;
+        }
+        g.writeString(s);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The value of the parser's current token as a {@code kind}, or {@link #NOT_READ} when the token
+   * is not the one {@link #write} makes for it.
+   *
+   * @param primitive whether the declared type is primitive: null reads as its zero, as databind does
+   */
+  static Object read(JsonParser p, Kind kind, boolean primitive) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_NULL) {
+      return primitive ? zero(kind) : null;
+    }
+    return switch (kind) {
+      case BOOLEAN -> t == JsonToken.VALUE_TRUE ? Boolean.TRUE : t == JsonToken.VALUE_FALSE ? Boolean.FALSE : NOT_READ;
+      case INT -> t == JsonToken.VALUE_NUMBER_INT ? (Object) p.getIntValue() : NOT_READ;
+      case LONG -> t == JsonToken.VALUE_NUMBER_INT ? (Object) p.getLongValue() : NOT_READ;
+      case FLOAT -> t == JsonToken.VALUE_NUMBER_FLOAT ? (Object) p.getFloatValue() : NOT_READ;
+      case DOUBLE -> t == JsonToken.VALUE_NUMBER_FLOAT ? (Object) p.getDoubleValue() : NOT_READ;
+      case STRING -> t == JsonToken.VALUE_STRING ? p.getText() : NOT_READ;
+      case VOID -> NOT_READ;
+    };
+  }
+
+  private static Object zero(Kind kind) {
+    return switch (kind) {
+      case BOOLEAN -> Boolean.FALSE;
+      case INT -> 0;
+      case LONG -> 0L;
+      case FLOAT -> 0f;
+      case DOUBLE -> 0.0;
+      default -> null;
+    };
+  }
+}
