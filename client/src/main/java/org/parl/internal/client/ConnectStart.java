@@ -9,10 +9,10 @@ import org.parl.internal.wire.ValueCodec;
 import org.parl.internal.wire.gateway.GatewayCodec;
 
 /**
- * What a client's connect needs besides Vert.x, begun on threads of its own before Vert.x is built
- * (which takes a fresh JVM ~0.2 s): the first master's TLS connection, and in turn the token, the
- * gateway's codec and the data connection's codecs. Each completes, or fails with what went wrong,
- * once; none waits for another.
+ * What a client's connect needs besides Vert.x, begun before Vert.x is built (a fresh JVM's longest
+ * step before its first connection): the first master's TLS connection on one thread; the token,
+ * then the gateway's codec, then the data connection's codecs on another. Each future completes
+ * once, or fails with what went wrong.
  */
 final class ConnectStart {
 

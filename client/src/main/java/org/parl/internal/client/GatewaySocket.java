@@ -55,7 +55,7 @@ final class GatewaySocket {
 
   /**
    * {@link #open} on a thread of its own: a program's first connection runs its TLS handshake, the
-   * set-up of the JDK's TLS client included (~0.3 s of CPU in a fresh JVM), while Vert.x starts.
+   * set-up of the JDK's TLS client included, while Vert.x starts.
    */
   static CompletableFuture<GatewaySocket> openAsync(HostPort master, int timeoutMs) {
     CompletableFuture<GatewaySocket> opened = new CompletableFuture<>();

@@ -10,7 +10,7 @@ import java.lang.reflect.Type;
  * The values {@link ValueCodec} writes and reads on Smile's streaming API alone: no value, booleans,
  * {@code int}, {@code long}, {@code float}, {@code double} (boxed or not) and strings, as the same
  * tokens Jackson's databind writes for them. An actor whose calls carry only these never loads
- * databind, which costs a fresh JVM about 0.2 s; a token databind would have to coerce (a peer that
+ * databind, a fresh JVM's largest load after Vert.x; a token databind would have to coerce (a peer that
  * sent a string for an {@code int}) is left to databind, which reads it as before.
  */
 final class Scalars {

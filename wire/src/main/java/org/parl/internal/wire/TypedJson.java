@@ -29,8 +29,8 @@ import java.util.TreeMap;
  * so that a newer peer may add some.
  *
  * <p>Built on Jackson's streaming parser and generator alone ({@link RecordShape} maps records by
- * reflection): the databind layer, some 650 classes and a serializer built per type, cost a fresh
- * JVM about 0.3 s before its first message, on the path of every program's connect and every job's start.
+ * reflection): the databind layer, hundreds of classes and a serializer built per type, would be
+ * loaded before the first message, on the path of every program's connect and every job's start.
  */
 public final class TypedJson {
 
