@@ -14,4 +14,7 @@ public interface BenchActor {
 
   /** Returns its argument: array transfer both ways. */
   float[] echo(float[] data);
+
+  /** The id of the job process that hosts it, so that the bench can pin it to a CPU. */
+  long pid();
 }

@@ -20,4 +20,9 @@ public class BenchActorImpl implements BenchActor {
   public float[] echo(float[] data) {
     return data;
   }
+
+  @Override
+  public long pid() {
+    return ProcessHandle.current().pid();
+  }
 }

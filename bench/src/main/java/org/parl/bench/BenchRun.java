@@ -1,6 +1,7 @@
 package org.parl.bench;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -131,7 +132,7 @@ public final class BenchRun {
       log.info("starting a GPU cluster with {} fake GPUs; it idles until the CPU part is done", LocalCluster.GPUS);
     }
     LocalCluster gpu = LocalCluster.startGpu(children, java, dir, token);
-    try (TcpEcho tcp = new TcpEcho(echo.port())) {
+    try (TcpEcho tcp = new TcpEcho(InetAddress.getLoopbackAddress(), echo.port(), echo.process().pid())) {
       cpuCluster(children, own, gpu, tcp);
       if (own != null) {
         encryptedCluster(children, tcp);

@@ -41,6 +41,7 @@ final class CallBenchmark {
   void run() throws Exception {
     BenchActor one = actors.get(0).proxy();
     small(one, Target.atMostAndRatio(128, 1.3, "<= 128 µs, <= 1.3x TCP"));
+    placements(one);
     arrays(one);
     throughput(1, "calls_per_s_1_actor", "calls/s, 1 actor, blocking", null, null);
     throughput(actors.size(), "calls_per_s_4_actors", "calls/s, " + actors.size() + " actors, 1 thread each",
@@ -113,6 +114,44 @@ final class CallBenchmark {
     report.add(metric("noop_p99_us", "noop() round trip, p99", noop.micros(99), "µs", null, null, noop.micros(99) / tcp99));
     report.add(metric("add_p50_us", "add(int) round trip, p50", add.micros(50), "µs", null, null, add.micros(50) / tcp50));
     report.add(metric("add_p99_us", "add(int) round trip, p99", add.micros(99), "µs", null, null, null));
+  }
+
+  /**
+   * {@code noop()} next to the TCP echo with the client, the job and the echo server pinned to one
+   * CPU, then with the client on another CPU than the other two: a wake-up across CPUs costs a VM
+   * tens of microseconds, the same for both, and the unpinned rows land on either placement as the
+   * scheduler chooses, which is what swings them from run to run.
+   */
+  private void placements(BenchActor a) throws Exception {
+    int cpus = Runtime.getRuntime().availableProcessors();
+    String why = tcp.serverPid() < 0 ? "the echo server's process is not known" : CpuPinning.unavailable(cpus);
+    if (why != null) {
+      report.note("no rows on pinned CPUs: " + why);
+      return;
+    }
+    long job = a.pid();
+    int last = cpus - 1;
+    try (CpuPinning pins = new CpuPinning(cpus)) {
+      pins.pin(job, last);
+      pins.pin(tcp.serverPid(), last);
+      for (boolean oneCpu : new boolean[] {true, false}) {
+        pins.pin(ProcessHandle.current().pid(), oneCpu ? last : 0);
+        String key = oneCpu ? "_one_cpu" : "_two_cpus";
+        String name = oneCpu ? ", client, job and echo server on one CPU" : ", client on another CPU than job and echo server";
+        log.info("measuring noop and the 16-byte TCP echo{}", name);
+        byte[] sixteen = new byte[16];
+        Timed.repeatFor(() -> tcp.roundTrip(sixteen), plan.smallWarmup() / 2, plan.smallWarmupMs() / 2);
+        Timed.repeatFor(a::noop, plan.smallWarmup() / 2, plan.smallWarmupMs() / 2);
+        int n = plan.smallRounds() * plan.smallPerRound();
+        Samples tcp16 = new Samples(n);
+        Samples noop = new Samples(n);
+        Timed.interleave(plan.smallRounds(), plan.smallPerRound(), () -> tcp.roundTrip(sixteen), tcp16, a::noop, noop);
+        report.add(metric("tcp_16b_p50_us" + key, "plain TCP echo 16 B, p50 (baseline)" + name, tcp16.micros(50), "µs",
+            null, null, null));
+        report.add(metric("noop_p50_us" + key, "noop() round trip, p50" + name, noop.micros(50), "µs", null,
+            Target.ratioAtMost(1.5, "<= 1.5x TCP"), noop.micros(50) / tcp16.micros(50)));
+      }
+    }
   }
 
   private void arrays(BenchActor a) throws Exception {

@@ -29,7 +29,7 @@ public final class CrossHostProbe {
     BenchPlan plan = BenchPlan.of(Boolean.parseBoolean(args[4]));
     Report report = new Report();
     try (ParlClient parl = Parl.connect(new ConnectOptions(args[0]).setTokenFile(Path.of(args[1])));
-        TcpEcho tcp = new TcpEcho(InetAddress.getByName(args[2]), Integer.parseInt(args[3]))) {
+        TcpEcho tcp = new TcpEcho(InetAddress.getByName(args[2]), Integer.parseInt(args[3]), -1)) {
       RemoteActor<BenchActor> actor = parl.actor(BenchActor.class, BenchActorImpl.class).createAsync().await();
       try {
         new CallBenchmark(plan, List.of(actor), tcp, report).runAcrossHosts();

@@ -22,14 +22,17 @@ final class TcpEcho implements AutoCloseable {
   private final DataInputStream in;
   private final DataOutputStream out;
   private byte[] back = new byte[64];
+  private final long serverPid;
 
   TcpEcho(int port) throws IOException {
-    this(InetAddress.getLoopbackAddress(), port);
+    this(InetAddress.getLoopbackAddress(), port, -1);
   }
 
-  TcpEcho(InetAddress host, int port) throws IOException {
+  /** @param serverPid the echo server's process id, or -1 when unknown (on another host) */
+  TcpEcho(InetAddress host, int port, long serverPid) throws IOException {
     this.host = host;
     this.port = port;
+    this.serverPid = serverPid;
     socket = new Socket();
     socket.setTcpNoDelay(true);
     socket.connect(new InetSocketAddress(host, port), 5_000);
@@ -42,9 +45,14 @@ final class TcpEcho implements AutoCloseable {
     return port;
   }
 
+  /** The echo server's process id, or -1 when unknown. */
+  long serverPid() {
+    return serverPid;
+  }
+
   /** Another connection to the same echo server. */
   TcpEcho another() throws IOException {
-    return new TcpEcho(host, port);
+    return new TcpEcho(host, port, serverPid);
   }
 
   /** Sends {@code message} and waits for its echo. */
