@@ -15,8 +15,17 @@ import java.lang.reflect.Type;
  */
 final class Scalars {
 
-  /** A scalar kind, or none. */
-  enum Kind { VOID, BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING }
+  /** A scalar kind, with the class its values have. */
+  enum Kind {
+    VOID(Void.class), BOOLEAN(Boolean.class), INT(Integer.class), LONG(Long.class), FLOAT(Float.class),
+    DOUBLE(Double.class), STRING(String.class);
+
+    private final Class<?> box;
+
+    Kind(Class<?> box) {
+      this.box = box;
+    }
+  }
 
   /** What {@link #read} returns for a token it leaves to databind. */
   static final Object NOT_READ = new Object();
@@ -52,43 +61,16 @@ final class Scalars {
       g.writeNull();
       return true;
     }
+    if (!kind.box.isInstance(value)) {
+      return false;
+    }
     switch (kind) {
-      case BOOLEAN -> {
-        if (!(value instanceof Boolean b)) {
-          return false;
-        }
-        g.writeBoolean(b);
-      }
-      case INT -> {
-        if (!(value instanceof Integer i)) {
-          return false;
-        }
-        g.writeNumber(i);
-      }
-      case LONG -> {
-        if (!(value instanceof Long l)) {
-          return false;
-        }
-        g.writeNumber(l);
-      }
-      case FLOAT -> {
-        if (!(value instanceof Float f)) {
-          return false;
-        }
-        g.writeNumber(f);
-      }
-      case DOUBLE -> {
-        if (!(value instanceof Double d)) {
-          return false;
-        }
-        g.writeNumber(d);
-      }
-      default -> {
-        if (!(value instanceof String s)) {
-          return false;
-        }
-        g.writeString(s);
-      }
+      case BOOLEAN -> g.writeBoolean((Boolean) value);
+      case INT -> g.writeNumber((Integer) value);
+      case LONG -> g.writeNumber((Long) value);
+      case FLOAT -> g.writeNumber((Float) value);
+      case DOUBLE -> g.writeNumber((Double) value);
+      default -> g.writeString((String) value);
     }
     return true;
   }
