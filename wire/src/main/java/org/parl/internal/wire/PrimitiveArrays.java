@@ -9,10 +9,13 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
+import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.function.ToIntFunction;
 
@@ -133,20 +136,81 @@ final class PrimitiveArrays {
     }
   }
 
+  /** The six kinds, by array class. */
+  private static final Map<Class<?>, Kind<?>> KINDS = kinds();
+
+  private static Map<Class<?>, Kind<?>> kinds() {
+    Map<Class<?>, Kind<?>> m = new HashMap<>();
+    List.of(new Kind<>(float[].class, 4, a -> a.length, float[]::new,
+            (bb, a, off, n) -> bb.asFloatBuffer().put(a, off, n), (bb, a, off, n) -> bb.asFloatBuffer().get(a, off, n)),
+        new Kind<>(double[].class, 8, a -> a.length, double[]::new,
+            (bb, a, off, n) -> bb.asDoubleBuffer().put(a, off, n), (bb, a, off, n) -> bb.asDoubleBuffer().get(a, off, n)),
+        new Kind<>(int[].class, 4, a -> a.length, int[]::new,
+            (bb, a, off, n) -> bb.asIntBuffer().put(a, off, n), (bb, a, off, n) -> bb.asIntBuffer().get(a, off, n)),
+        new Kind<>(long[].class, 8, a -> a.length, long[]::new,
+            (bb, a, off, n) -> bb.asLongBuffer().put(a, off, n), (bb, a, off, n) -> bb.asLongBuffer().get(a, off, n)),
+        new Kind<>(short[].class, 2, a -> a.length, short[]::new,
+            (bb, a, off, n) -> bb.asShortBuffer().put(a, off, n), (bb, a, off, n) -> bb.asShortBuffer().get(a, off, n)),
+        new Kind<>(byte[].class, 1, a -> a.length, byte[]::new,
+            (bb, a, off, n) -> bb.put(a, off, n), (bb, a, off, n) -> bb.get(a, off, n)))
+        .forEach(k -> m.put(k.type(), k));
+    return Map.copyOf(m);
+  }
+
+  /** The kind of {@code type}, or null when it is not a primitive array of one of the six kinds. */
+  static Kind<?> of(Type type) {
+    return type instanceof Class<?> c ? KINDS.get(c) : null;
+  }
+
+  /**
+   * Writes an array of {@code kind} as {@code [length]}, its elements attached after the document,
+   * or as {@code [length, offset]} when it went into the shared area.
+   */
+  static <A> void write(JsonGenerator g, Object value, Kind<A> kind, Attachments attachments) throws IOException {
+    A array = kind.type().cast(value);
+    long offset = attachments.share(array, kind);
+    g.writeStartArray();
+    g.writeNumber(kind.length().applyAsInt(array));
+    if (offset >= 0) {
+      g.writeNumber(offset);
+    } else {
+      attachments.add(array, kind);
+    }
+    g.writeEndArray();
+  }
+
+  /** Reads what {@link #write} wrote, the parser at its start; {@link IOException} for anything else. */
+  static <A> A read(JsonParser p, Kind<A> kind, Cursor cursor) throws IOException {
+    String name = kind.type().getSimpleName();
+    if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
+      throw new IOException("expected the [length] form of a " + name);
+    }
+    int n = p.getIntValue();
+    if (n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
+      throw new IOException("bad " + name + " length " + n);
+    }
+    ByteBuffer bytes;
+    JsonToken next = p.nextToken();
+    if (next == JsonToken.VALUE_NUMBER_INT) {
+      long offset = p.getLongValue();
+      if (p.nextToken() != JsonToken.END_ARRAY) {
+        throw new IOException("expected the [length, offset] form of a shared " + name);
+      }
+      bytes = cursor.shared(offset, n * kind.width());
+    } else if (next == JsonToken.END_ARRAY) {
+      bytes = cursor.take(n * kind.width());
+    } else {
+      throw new IOException("bad " + name + " length " + n);
+    }
+    A array = kind.alloc().apply(n);
+    kind.get().copy(bytes, array, 0, n);
+    return array;
+  }
+
+  /** The same forms for arrays inside other values (records, lists, maps), which databind writes and reads. */
   static SimpleModule module() {
     SimpleModule m = new SimpleModule("parl-primitive-arrays");
-    add(m, new Kind<>(float[].class, 4, a -> a.length, float[]::new,
-        (bb, a, off, n) -> bb.asFloatBuffer().put(a, off, n), (bb, a, off, n) -> bb.asFloatBuffer().get(a, off, n)));
-    add(m, new Kind<>(double[].class, 8, a -> a.length, double[]::new,
-        (bb, a, off, n) -> bb.asDoubleBuffer().put(a, off, n), (bb, a, off, n) -> bb.asDoubleBuffer().get(a, off, n)));
-    add(m, new Kind<>(int[].class, 4, a -> a.length, int[]::new,
-        (bb, a, off, n) -> bb.asIntBuffer().put(a, off, n), (bb, a, off, n) -> bb.asIntBuffer().get(a, off, n)));
-    add(m, new Kind<>(long[].class, 8, a -> a.length, long[]::new,
-        (bb, a, off, n) -> bb.asLongBuffer().put(a, off, n), (bb, a, off, n) -> bb.asLongBuffer().get(a, off, n)));
-    add(m, new Kind<>(short[].class, 2, a -> a.length, short[]::new,
-        (bb, a, off, n) -> bb.asShortBuffer().put(a, off, n), (bb, a, off, n) -> bb.asShortBuffer().get(a, off, n)));
-    add(m, new Kind<>(byte[].class, 1, a -> a.length, byte[]::new,
-        (bb, a, off, n) -> bb.put(a, off, n), (bb, a, off, n) -> bb.get(a, off, n)));
+    KINDS.values().forEach(k -> add(m, k));
     return m;
   }
 
@@ -158,15 +222,7 @@ final class PrimitiveArrays {
         if (!(p.getAttribute(KEY) instanceof Attachments attachments)) {
           throw new IOException(name + " values are written by ValueCodec only");
         }
-        long offset = attachments.share(value, kind);
-        g.writeStartArray();
-        g.writeNumber(kind.length().applyAsInt(value));
-        if (offset >= 0) {
-          g.writeNumber(offset);
-        } else {
-          attachments.add(value, kind);
-        }
-        g.writeEndArray();
+        write(g, value, kind, attachments);
       }
     });
     m.addDeserializer(kind.type(), new JsonDeserializer<A>() {
@@ -175,29 +231,7 @@ final class PrimitiveArrays {
         if (!(ctx.getAttribute(KEY) instanceof Cursor cursor)) {
           throw new IOException(name + " values are read by ValueCodec only");
         }
-        if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
-          return ctx.reportInputMismatch(kind.type(), "expected the [length] form of a " + name);
-        }
-        int n = p.getIntValue();
-        if (n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
-          return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
-        }
-        ByteBuffer bytes;
-        JsonToken next = p.nextToken();
-        if (next == JsonToken.VALUE_NUMBER_INT) {
-          long offset = p.getLongValue();
-          if (p.nextToken() != JsonToken.END_ARRAY) {
-            return ctx.reportInputMismatch(kind.type(), "expected the [length, offset] form of a shared " + name);
-          }
-          bytes = cursor.shared(offset, n * kind.width());
-        } else if (next == JsonToken.END_ARRAY) {
-          bytes = cursor.take(n * kind.width());
-        } else {
-          return ctx.reportInputMismatch(kind.type(), "bad " + name + " length " + n);
-        }
-        A array = kind.alloc().apply(n);
-        kind.get().copy(bytes, array, 0, n);
-        return array;
+        return read(p, kind, cursor);
       }
     });
   }

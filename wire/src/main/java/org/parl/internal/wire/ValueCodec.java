@@ -20,9 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (generic) Java types on both ends, with primitive arrays carried as raw little-endian bytes.
  *
  * <p>An encoded value is {@code int32 smileLength | Smile document | array bytes}: the elements
- * of primitive arrays follow the document (see {@link PrimitiveArrays}). {@link Scalars} are
- * written and read on the streaming API; databind, for the other types, is set up at the first of
- * them. Thread-safe; readers and writers are cached per type.
+ * of primitive arrays follow the document (see {@link PrimitiveArrays}). {@link Scalars} and
+ * primitive arrays are written and read on the streaming API; databind, for the other types, is set
+ * up at the first of them. Thread-safe; readers and writers are cached per type.
  */
 public final class ValueCodec {
 
@@ -93,7 +93,15 @@ public final class ValueCodec {
 
   private void writeOne(JsonGenerator g, Type type, Object value, PrimitiveArrays.Attachments arrays) throws IOException {
     Scalars.Kind scalar = Scalars.of(type);
-    if (scalar == null || !Scalars.write(g, scalar, value)) {
+    if (scalar != null && Scalars.write(g, scalar, value)) {
+      return;
+    }
+    PrimitiveArrays.Kind<?> array = PrimitiveArrays.of(type);
+    if (array != null && value == null) {
+      g.writeNull();
+    } else if (array != null && array.type().isInstance(value)) {
+      PrimitiveArrays.write(g, value, array, arrays);
+    } else {
       writer(type).withAttribute(PrimitiveArrays.KEY, arrays).writeValue(g, value);
     }
   }
@@ -102,7 +110,17 @@ public final class ValueCodec {
   private Object readOne(JsonParser p, Type type, PrimitiveArrays.Cursor arrays) throws IOException {
     Scalars.Kind scalar = Scalars.of(type);
     Object value = scalar == null ? Scalars.NOT_READ : Scalars.read(p, scalar, ((Class<?>) type).isPrimitive());
-    return value != Scalars.NOT_READ ? value : reader(type).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
+    if (value != Scalars.NOT_READ) {
+      return value;
+    }
+    PrimitiveArrays.Kind<?> array = PrimitiveArrays.of(type);
+    if (array != null && p.currentToken() == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (array != null && p.currentToken() == JsonToken.START_ARRAY) {
+      return PrimitiveArrays.read(p, array, arrays);
+    }
+    return reader(type).withAttribute(PrimitiveArrays.KEY, arrays).readValue(p);
   }
 
   private static void finish(FrameBuffer out, int start, PrimitiveArrays.Attachments arrays) {

@@ -128,4 +128,32 @@ class ValueCodecTest {
     byte[] framed = java.nio.ByteBuffer.allocate(4 + doc.length).putInt(doc.length).put(doc).array();
     assertArrayEquals(new Object[] {42, 0, 3.0}, codec.readAll(new Type[] {int.class, int.class, double.class}, framed, 0));
   }
+
+  record Sample(String name, float[] values, List<int[]> parts) {}
+
+  /**
+   * Top-level primitive arrays are written on the streaming API, those inside other values by
+   * databind's module: both forms must be what the module writes, and read back either way.
+   */
+  @Test
+  void primitiveArraysTravelTheSameOnBothPaths() throws IOException {
+    float[] f = {1.5f, -2f, 3f};
+    Sample s = new Sample("s", f, List.of(new int[] {1, 2}, new int[0]));
+    Type[] types = {float[].class, Sample.class, long[].class, byte[].class};
+    Object[] values = {f, s, null, new byte[] {7, 8, 9}};
+    Object[] back = codec.readAll(types, codec.writeAll(types, values), 0);
+    assertArrayEquals(f, (float[]) back[0]);
+    Sample read = (Sample) back[1];
+    assertArrayEquals(f, read.values());
+    assertArrayEquals(new int[] {1, 2}, read.parts().get(0));
+    assertEquals(0, read.parts().get(1).length);
+    assertNull(back[2]);
+    assertArrayEquals(new byte[] {7, 8, 9}, (byte[]) back[3]);
+    // the same float[] as a top-level value and as a record's field: the same [length] form and bytes
+    byte[] alone = codec.write(float[].class, f);
+    byte[] inRecord = codec.write(Sample.class, new Sample("s", f, List.of()));
+    byte[] tail = java.util.Arrays.copyOfRange(alone, alone.length - 12, alone.length);
+    assertArrayEquals(tail, java.util.Arrays.copyOfRange(inRecord, inRecord.length - 12, inRecord.length));
+    assertArrayEquals(new byte[] {0, 0, (byte) 0xc0, 0x3f}, java.util.Arrays.copyOf(tail, 4), "1.5f, little-endian");
+  }
 }
