@@ -111,7 +111,8 @@ final class DataServer {
     try {
       try {
         s.setTcpNoDelay(true);
-        s.setSoTimeout((int) deadlineMs);
+        // bounded by the deadline above, which closes the socket: a timed read would leave it
+        // non-blocking for good, and every read of the actor's life would then poll first
         if (s instanceof SSLSocket ssl) {
           ssl.startHandshake();
         }
@@ -125,7 +126,6 @@ final class DataServer {
         Handshake.Welcome welcome = handshake.welcome(hello, out);
         shared = welcome.shared();
         client = ClientStreams.of(s, buffered, out, welcome.keys());
-        s.setSoTimeout(0);
         server.close();
       } finally {
         pending.release();

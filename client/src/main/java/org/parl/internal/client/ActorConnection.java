@@ -71,12 +71,14 @@ final class ActorConnection {
     try {
       s.setTcpNoDelay(true);
       s.setKeepAlive(true);
-      s.connect(new InetSocketAddress(host, port), timeoutMs);
-      if (!tls) {
-        return new ActorConnection(s, s, DataAuth.NO_FINGERPRINT);
-      }
-      SSLSocket ssl = ProofBoundTls.wrap(s, host, port, timeoutMs);
-      return new ActorConnection(ssl, s, DataAuth.fingerprint(ProofBoundTls.peerCertificate(ssl)));
+      return SetUpDeadline.within(s, timeoutMs, "connecting to " + host + ":" + port, () -> {
+        s.connect(new InetSocketAddress(host, port));
+        if (!tls) {
+          return new ActorConnection(s, s, DataAuth.NO_FINGERPRINT);
+        }
+        SSLSocket ssl = ProofBoundTls.wrap(s, host, port, 0);
+        return new ActorConnection(ssl, s, DataAuth.fingerprint(ProofBoundTls.peerCertificate(ssl)));
+      });
     } catch (IOException | RuntimeException e) {
       s.close();
       throw e;
@@ -127,13 +129,10 @@ final class ActorConnection {
    * {@link Frames#PRE_AUTH_MAX_PAYLOAD} bytes, since the job has not proven itself yet.
    */
   Frames.Frame hello(byte[] hello, int timeoutMs) throws IOException {
-    socket.setSoTimeout(timeoutMs);
-    try {
+    return SetUpDeadline.within(tcp, timeoutMs, "the job's answer to the hello", () -> {
       writer.writeSetUp(pending.nextId(), Frames.HELLO, hello);
       return reader.readSetUp(Frames.PRE_AUTH_MAX_PAYLOAD);
-    } finally {
-      socket.setSoTimeout(0);
-    }
+    });
   }
 
   /**
@@ -149,20 +148,17 @@ final class ActorConnection {
   /** {@link #exchange(byte, byte[], int)} accepting an answer of at most {@code maxAnswer} bytes. */
   byte[] exchange(byte type, byte[] payload, int timeoutMs, int maxAnswer) throws IOException {
     long id = pending.nextId();
-    socket.setSoTimeout(timeoutMs);
-    try {
+    Frames.Frame f = SetUpDeadline.within(tcp, timeoutMs, "the job's answer to a set-up request", () -> {
       writer.writeSetUp(id, type, payload);
-      Frames.Frame f = reader.readSetUp(maxAnswer);
-      if (f.id() != id) {
-        throw new IOException("answer " + f.id() + " does not match request " + id);
-      }
-      if (f.type() == Frames.ERROR) {
-        throw Errors.fromJob(f.payload(), f.length());
-      }
-      return f.payload();
-    } finally {
-      socket.setSoTimeout(0);
+      return reader.readSetUp(maxAnswer);
+    });
+    if (f.id() != id) {
+      throw new IOException("answer " + f.id() + " does not match request " + id);
     }
+    if (f.type() == Frames.ERROR) {
+      throw Errors.fromJob(f.payload(), f.length());
+    }
+    return f.payload();
   }
 
   /**

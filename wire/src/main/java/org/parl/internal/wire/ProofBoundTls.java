@@ -36,7 +36,8 @@ public final class ProofBoundTls {
   private ProofBoundTls() {}
 
   /**
-   * Runs the TLS handshake over a connected socket, within {@code timeoutMs}.
+   * Runs the TLS handshake over a connected socket, within {@code timeoutMs}; with 0, without a
+   * timeout of its own (the caller bounds it, and the socket is left without a timed read).
    *
    * @throws HttpsServerException when the peer chose HTTP: it is a web server
    */
@@ -47,13 +48,17 @@ public final class ProofBoundTls {
     params.setApplicationProtocols(OFFERED);
     s.setSSLParameters(params);
     s.setUseClientMode(true);
-    s.setSoTimeout(timeoutMs);
+    if (timeoutMs > 0) {
+      s.setSoTimeout(timeoutMs);
+    }
     s.startHandshake();
     String chosen = s.getApplicationProtocol();
     if (chosen != null && !chosen.isEmpty() && !OFFERED[0].equals(chosen)) {
       throw new HttpsServerException(host + ":" + port, chosen);
     }
-    s.setSoTimeout(0);
+    if (timeoutMs > 0) {
+      s.setSoTimeout(0);
+    }
     return s;
   }
 
