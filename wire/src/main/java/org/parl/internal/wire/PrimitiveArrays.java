@@ -181,26 +181,25 @@ final class PrimitiveArrays {
 
   /** Reads what {@link #write} wrote, the parser at its start; {@link IOException} for anything else. */
   static <A> A read(JsonParser p, Kind<A> kind, Cursor cursor) throws IOException {
-    String name = kind.type().getSimpleName();
     if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
-      throw new IOException("expected the [length] form of a " + name);
+      throw new IOException("expected the [length] form of a " + kind.type().getSimpleName());
     }
     int n = p.getIntValue();
     if (n < 0 || (long) n * kind.width() > Frames.MAX_PAYLOAD) {
-      throw new IOException("bad " + name + " length " + n);
+      throw new IOException("bad " + kind.type().getSimpleName() + " length " + n);
     }
     ByteBuffer bytes;
     JsonToken next = p.nextToken();
     if (next == JsonToken.VALUE_NUMBER_INT) {
       long offset = p.getLongValue();
       if (p.nextToken() != JsonToken.END_ARRAY) {
-        throw new IOException("expected the [length, offset] form of a shared " + name);
+        throw new IOException("expected the [length, offset] form of a shared " + kind.type().getSimpleName());
       }
       bytes = cursor.shared(offset, n * kind.width());
     } else if (next == JsonToken.END_ARRAY) {
       bytes = cursor.take(n * kind.width());
     } else {
-      throw new IOException("bad " + name + " length " + n);
+      throw new IOException("bad " + kind.type().getSimpleName() + " length " + n);
     }
     A array = kind.alloc().apply(n);
     kind.get().copy(bytes, array, 0, n);

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Maps a parsed JSON object ({@link TypedJson#tree}) onto a record, checking every value's kind
@@ -50,14 +51,17 @@ final class RecordReader {
   }
 
   private static final Path ROOT = new Path(null, null, -1);
-  private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   private final Map<String, Class<?>> types;
+  private final Function<Class<?>, List<String>> kindsOf;
 
-  /** @param types the message types known by their wire names */
-  RecordReader(Map<String, Class<?>> types) {
+  /**
+   * @param types the message types known by their wire names
+   * @param kindsOf the names of the types that are a given one, for the messages that refuse a name
+   */
+  RecordReader(Map<String, Class<?>> types, Function<Class<?>, List<String>> kindsOf) {
     this.types = types;
+    this.kindsOf = kindsOf;
   }
 
   Object read(Map<String, Object> tree, Class<?> type) {
@@ -143,21 +147,20 @@ final class RecordReader {
 
   /** The message type a {@code type} field names, which must be {@code declared} or one of its kinds. */
   private Class<?> named(Object id, Class<?> declared, Path path) {
-    String field = path == ROOT ? null : path.toString();
-    List<String> kinds = types.entrySet().stream().filter(e -> declared.isAssignableFrom(e.getValue())).map(Map.Entry::getKey).toList();
     if (id instanceof Number || id instanceof Boolean) {
       id = id.toString(); // read as the name it spells, which no type has
     }
+    Class<?> named = id instanceof String name ? types.get(name) : null;
+    if (named != null && declared.isAssignableFrom(named)) {
+      return named;
+    }
+    String field = path == ROOT ? null : path.toString();
     if (!(id instanceof String name)) {
       throw new BadMessageException((field == null ? "a message" : "field '" + field + "'")
-          + " needs a \"type\" field naming its kind, one of " + kinds);
+          + " needs a \"type\" field naming its kind, one of " + kindsOf.apply(declared));
     }
-    Class<?> named = types.get(name);
-    if (named == null || !declared.isAssignableFrom(named)) {
-      throw new BadMessageException("unknown message type \"" + TypedJson.abbreviate(name) + "\""
-          + (field == null ? "" : " in field '" + field + "'") + "; known types are " + kinds);
-    }
-    return named;
+    throw new BadMessageException("unknown message type \"" + TypedJson.abbreviate(name) + "\""
+        + (field == null ? "" : " in field '" + field + "'") + "; known types are " + kindsOf.apply(declared));
   }
 
   /** What a compact constructor (or an enum's creator) refused, said for the sender. */
@@ -183,13 +186,12 @@ final class RecordReader {
     boolean isShort = c == short.class || c == Short.class;
     long min = isInt ? Integer.MIN_VALUE : isShort ? Short.MIN_VALUE : Long.MIN_VALUE;
     long max = isInt ? Integer.MAX_VALUE : isShort ? Short.MAX_VALUE : Long.MAX_VALUE;
-    BigInteger big = node instanceof BigInteger b ? b : null;
-    if ((big != null && (big.compareTo(LONG_MIN) < 0 || big.compareTo(LONG_MAX) > 0)) || (big == null && ((Long) node < min
-        || (Long) node > max))) {
+    // the parser gives a Long whenever one holds the value, so a BigInteger is out of every kind's range
+    if (node instanceof BigInteger || (Long) node < min || (Long) node > max) {
       throw new BadMessageException("field '" + path + "' is out of range: Numeric value (" + TypedJson.abbreviate(node.toString())
           + ") out of range of " + (isInt ? "int" : isShort ? "short" : "long") + " (" + min + " - " + max + ")");
     }
-    long v = big != null ? big.longValue() : (Long) node;
+    long v = (Long) node;
     return isInt ? (Object) (int) v : isShort ? (Object) (short) v : (Object) v;
   }
 

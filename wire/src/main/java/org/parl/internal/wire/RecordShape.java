@@ -125,16 +125,23 @@ final class RecordShape {
 
   /** Whether a message of {@code type} (a record or an interface) is named by a {@code type} field. */
   static boolean isTyped(Class<?> type) {
-    if (type.isAnnotationPresent(JsonTypeInfo.class)) {
-      return true;
-    }
-    for (Class<?> up : type.getInterfaces()) {
-      if (isTyped(up)) {
+    return TYPED.get(type);
+  }
+
+  private static final ClassValue<Boolean> TYPED = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      if (type.isAnnotationPresent(JsonTypeInfo.class)) {
         return true;
       }
+      for (Class<?> up : type.getInterfaces()) {
+        if (get(up)) {
+          return true;
+        }
+      }
+      return type.getSuperclass() != null && get(type.getSuperclass());
     }
-    return type.getSuperclass() != null && isTyped(type.getSuperclass());
-  }
+  };
 
   /** An enum constant as written: its {@code @JsonValue}, else its name. */
   static String label(Enum<?> e) {

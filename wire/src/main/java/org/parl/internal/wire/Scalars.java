@@ -15,17 +15,22 @@ import java.lang.reflect.Type;
  */
 final class Scalars {
 
-  /** A scalar kind, with the class its values have. */
+  /** A scalar kind: the class its values have, and its primitive type if it has one. */
   enum Kind {
-    VOID(Void.class), BOOLEAN(Boolean.class), INT(Integer.class), LONG(Long.class), FLOAT(Float.class),
-    DOUBLE(Double.class), STRING(String.class);
+    VOID(Void.class, void.class), BOOLEAN(Boolean.class, boolean.class), INT(Integer.class, int.class),
+    LONG(Long.class, long.class), FLOAT(Float.class, float.class), DOUBLE(Double.class, double.class),
+    STRING(String.class, null);
 
     private final Class<?> box;
+    private final Class<?> primitive;
 
-    Kind(Class<?> box) {
+    Kind(Class<?> box, Class<?> primitive) {
       this.box = box;
+      this.primitive = primitive;
     }
   }
+
+  private static final Kind[] KINDS = Kind.values();
 
   /** What {@link #read} returns for a token it leaves to databind. */
   static final Object NOT_READ = new Object();
@@ -34,25 +39,12 @@ final class Scalars {
 
   /** The kind of {@code type}, or null when it is not a scalar. */
   static Kind of(Type type) {
-    if (type == void.class || type == Void.class) {
-      return Kind.VOID;
+    for (Kind k : KINDS) {
+      if (type == k.box || type == k.primitive) {
+        return k;
+      }
     }
-    if (type == boolean.class || type == Boolean.class) {
-      return Kind.BOOLEAN;
-    }
-    if (type == int.class || type == Integer.class) {
-      return Kind.INT;
-    }
-    if (type == long.class || type == Long.class) {
-      return Kind.LONG;
-    }
-    if (type == float.class || type == Float.class) {
-      return Kind.FLOAT;
-    }
-    if (type == double.class || type == Double.class) {
-      return Kind.DOUBLE;
-    }
-    return type == String.class ? Kind.STRING : null;
+    return null;
   }
 
   /** Writes {@code value} as a {@code kind}; false, having written nothing, when it is not one. */

@@ -41,6 +41,7 @@ public final class TypedJson {
       .build();
 
   private final Map<String, Class<?>> types = new TreeMap<>();
+  private final RecordReader reader = new RecordReader(types, this::typeNames);
 
   /**
    * @param roots sealed interfaces whose permitted records (at any depth) are the messages, or records of
@@ -91,16 +92,10 @@ public final class TypedJson {
   }
 
   public String encodeToString(Object message) {
-    StringWriter out = new StringWriter(256);
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
-      write(g, message);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
+    return text(message);
   }
 
-  /** A parsed JSON value ({@link #tree}'s objects, lists, strings, numbers, booleans or null) as JSON text. */
+  /** A message, or a parsed JSON value ({@link #tree}'s objects, lists, strings, numbers, booleans or null), as JSON text. */
   public static String text(Object parsed) {
     StringWriter out = new StringWriter();
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -229,7 +224,7 @@ public final class TypedJson {
 
   /** Maps a parsed object onto its message type, with every check. */
   public <T> T decode(Map<String, Object> tree, Class<T> type) {
-    return type.cast(new RecordReader(types).read(tree, type));
+    return type.cast(reader.read(tree, type));
   }
 
   static String kind(Object parsed) {
