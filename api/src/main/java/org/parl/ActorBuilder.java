@@ -10,6 +10,9 @@ import io.vertx.core.Future;
  */
 public interface ActorBuilder<T> {
 
+  /** The highest {@link #priority}. */
+  int MAX_PRIORITY = 100;
+
   /** Whole GPUs for the actor (GPU and mixed clusters). */
   ActorBuilder<T> gpus(int gpus);
 
@@ -50,6 +53,24 @@ public interface ActorBuilder<T> {
    * with {@link InvalidRequestException} naming the largest worker or the GPU models present.
    */
   ActorBuilder<T> waitForWorkers(boolean wait);
+
+  /**
+   * Its place in the queue while it waits for resources, 0 (the default) to {@link #MAX_PRIORITY}: a
+   * waiting create of higher priority is served before every one of lower priority, and among equal
+   * priorities the earlier first. {@link #createAsync()} fails with {@link InvalidRequestException} for
+   * a priority out of range.
+   */
+  ActorBuilder<T> priority(int priority);
+
+  /**
+   * Creates the actor into bundle {@code bundle} of a placement group of this client: it takes exactly
+   * that bundle's resources on the bundle's worker (its own CPU and GPU settings are not used; its memory
+   * limit is), at once and without waiting, and gives them back to the bundle when it ends. One actor
+   * at a time holds a bundle. {@link #createAsync()} fails with {@link InvalidRequestException} for an
+   * index out of range, a group of another client, or a bundle another actor holds, and with
+   * {@link ActorLostException} when the group was removed or lost.
+   */
+  ActorBuilder<T> inGroup(PlacementGroup group, int bundle);
 
   /** Constructor arguments; the public constructor whose parameters accept them is used. */
   ActorBuilder<T> args(Object... args);

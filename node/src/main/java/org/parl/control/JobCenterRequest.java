@@ -138,8 +138,7 @@ public sealed interface JobCenterRequest extends ControlMessage {
 
     /** The same request with another time to wait: what is left of it when it is asked of a new master. */
     public Allocate withTimeoutMs(long timeoutMs) {
-      return new Allocate(clientId, gateway, program, new GatewayRequest.Create(create.id(), create.resources(), timeoutMs,
-          create.actorClass(), create.waitForWorkers()));
+      return new Allocate(clientId, gateway, program, create.withTimeoutMs(timeoutMs));
     }
   }
 

@@ -6,6 +6,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import org.parl.ActorBuilder;
 import org.parl.InvalidRequestException;
+import org.parl.PlacementGroup;
 import org.parl.RemoteActor;
 import org.parl.RemoteClass;
 import org.parl.internal.resources.ResourceRequest;
@@ -15,7 +16,8 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
 
   /** What to create; validated before anything is sent. */
   record Spec<T>(Class<T> api, Class<? extends T> impl, Constructor<?> ctor, Object[] args,
-                 ResourceRequest resources, boolean waitForResources, boolean waitForWorkers) {}
+                 ResourceRequest resources, boolean waitForResources, boolean waitForWorkers, int priority,
+                 PlacementGroupImpl group, int bundle) {}
 
   private final ParlClientImpl client;
   private final Class<T> api;
@@ -28,6 +30,9 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
   private boolean waitForResources;
   private boolean waitForWorkers;
   private Object[] args = new Object[0];
+  private int priority;
+  private PlacementGroup group;
+  private int bundle;
 
   ActorBuilderImpl(ParlClientImpl client, Class<T> api, Class<? extends T> impl) {
     this.client = client;
@@ -92,6 +97,19 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
   }
 
   @Override
+  public ActorBuilder<T> priority(int p) {
+    this.priority = p;
+    return this;
+  }
+
+  @Override
+  public ActorBuilder<T> inGroup(PlacementGroup g, int i) {
+    this.group = g;
+    this.bundle = i;
+    return this;
+  }
+
+  @Override
   public ActorBuilder<T> args(Object... values) {
     this.args = values == null ? new Object[] {null} : values.clone();
     return this;
@@ -126,13 +144,24 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     if (!Modifier.isPublic(impl.getModifiers()) || (impl.getEnclosingClass() != null && !Modifier.isStatic(impl.getModifiers()))) {
       throw new InvalidRequestException(impl.getName() + " must be a public top-level or static nested class");
     }
+    requirePriority(priority);
+    PlacementGroupImpl g = group == null ? null : client.ownGroup(group);
     ResourceRequest resources;
     try {
-      resources = ResourceRequest.of(cpus, gpus, gpuMemoryMb, gpuModel, maxMemoryMb);
+      resources = g != null ? g.request(bundle).withMaxMemoryMb(maxMemoryMb)
+          : ResourceRequest.of(cpus, gpus, gpuMemoryMb, gpuModel, maxMemoryMb);
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException(e.getMessage());
     }
-    return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers);
+    return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers, priority, g, bundle);
+  }
+
+  /** @throws InvalidRequestException for a priority out of range */
+  static int requirePriority(int priority) {
+    if (priority < 0 || priority > MAX_PRIORITY) {
+      throw new InvalidRequestException("a priority is from 0 to " + MAX_PRIORITY + ", not " + priority);
+    }
+    return priority;
   }
 
   private Constructor<?> constructor() {

@@ -21,15 +21,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.parl.ActorBuilder;
+import org.parl.Bundle;
 import org.parl.ConnectOptions;
 import org.parl.InvalidRequestException;
 import org.parl.ParlClient;
 import org.parl.ParlException;
 import org.parl.PendingCreate;
+import org.parl.PlacementGroup;
+import org.parl.PlacementStrategy;
 import org.parl.RemoteActor;
 import org.parl.RemoteSerializationException;
 import org.parl.internal.net.HostPort;
 import org.parl.internal.net.Hostnames;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.security.ClusterToken;
 import org.parl.internal.wire.SharedArea;
 import org.parl.internal.wire.ValueCodec;
@@ -223,6 +227,52 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
             java.time.Duration.ofMillis(c.ageMs()), c.asks(), c.ahead(), c.reason(), c.details())).toList());
   }
 
+  @Override
+  public Future<PlacementGroup> createGroupAsync(PlacementStrategy strategy, List<Bundle> bundles) {
+    return createGroupAsync(strategy, bundles, 0);
+  }
+
+  @Override
+  public Future<PlacementGroup> createGroupAsync(PlacementStrategy strategy, List<Bundle> bundles, int priority) {
+    if (closing != null) {
+      return Future.failedFuture(new InvalidRequestException("this client is closed"));
+    }
+    GroupRequest group;
+    try {
+      ActorBuilderImpl.requirePriority(priority);
+      group = PlacementGroupImpl.request(strategy, bundles);
+    } catch (InvalidRequestException e) {
+      return Future.failedFuture(e);
+    }
+    long waitMs = options.getResourceWaitTimeout().toMillis();
+    return onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.ReserveGroup(id, group, waitMs, false, priority),
+        GatewayReply.GroupReserved.class, waitMs + LAUNCH_SLACK_MS)))
+        .map(reserved -> new PlacementGroupImpl(this, reserved.groupId(), strategy, List.copyOf(bundles), group, reserved.bundles()));
+  }
+
+  @Override
+  public PlacementGroup createGroup(PlacementStrategy strategy, Bundle... bundles) {
+    if (io.vertx.core.Context.isOnEventLoopThread()) {
+      throw new IllegalStateException("createGroup() blocks and was called on an event loop: use createGroupAsync() there");
+    }
+    return createGroupAsync(strategy, bundles == null ? null : java.util.Arrays.asList(bundles)).await();
+  }
+
+  /** Removes a group of this client at the master; one that is gone already counts as removed. */
+  Future<Void> removeGroup(String groupId) {
+    return onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.RemoveGroup(id, groupId), GatewayReply.Done.class,
+        WAITING_TIMEOUT_MS))).mapEmpty();
+  }
+
+  /** The group as this client made it; {@link InvalidRequestException} for any other. */
+  PlacementGroupImpl ownGroup(PlacementGroup group) {
+    if (group instanceof PlacementGroupImpl g && g.owner() == this) {
+      return g;
+    }
+    throw new InvalidRequestException("placement group " + group.id() + " was not created by this client: an actor goes "
+        + "only into a group of its own client");
+  }
+
   <T> Future<RemoteActor<T>> create(ActorBuilderImpl.Spec<T> spec) {
     if (closing != null) {
       return Future.failedFuture(new InvalidRequestException("this client is closed"));
@@ -239,8 +289,9 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     Promise<RemoteActor<T>> result = Promise.promise();
     bundle(spec)
         .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.resources(),
-                waitMs, spec.impl().getName(), spec.waitForWorkers()), GatewayReply.Created.class,
-                waitMs + LAUNCH_SLACK_MS)))
+                waitMs, spec.impl().getName(), spec.waitForWorkers(), spec.priority(),
+                spec.group() == null ? null : spec.group().id(), spec.group() == null ? null : spec.bundle()),
+                GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS)))
             .onSuccess(created -> {
               try {
                 setUp.execute(() -> openAndAnswer(spec, created.placement(), code, ctorArgs, caller, result));

@@ -2,6 +2,7 @@ package org.parl.internal.wire.gateway;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.wire.BadMessageException;
 import org.parl.internal.wire.Checks;
 import org.parl.internal.wire.ErrorKind;
@@ -150,6 +151,39 @@ public sealed interface GatewayReply {
     @Override
     public Long requestId() {
       return id;
+    }
+  }
+
+  /**
+   * The answer to {@link GatewayRequest.ReserveGroup}: the group is held, each bundle on its worker.
+   *
+   * @param groupId the group's id in the cluster
+   * @param bundles what each bundle holds, in the order of the request
+   */
+  record GroupReserved(@Required long id, String groupId, List<BundleHeld> bundles) implements Answer {
+    public GroupReserved {
+      Checks.name("groupId", groupId);
+      bundles = Checks.list("bundles", bundles, GroupRequest.MAX_BUNDLES);
+    }
+
+    @Override
+    public Long requestId() {
+      return id;
+    }
+  }
+
+  /**
+   * Where one bundle of a placement group is held.
+   *
+   * @param workerId the worker that lends it
+   * @param hostname that worker's host
+   * @param gpus the GPU ids it holds there (empty for CPUs alone)
+   */
+  record BundleHeld(String workerId, String hostname, List<Integer> gpus) {
+    public BundleHeld {
+      Checks.name("workerId", workerId);
+      Checks.name("hostname", hostname);
+      gpus = Checks.ids("gpus", gpus, WorkerState.MAX_GPUS);
     }
   }
 

@@ -1,7 +1,10 @@
 package org.parl.internal.wire.gateway;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
+import org.parl.ActorBuilder;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 import org.parl.internal.wire.BadMessageException;
 import org.parl.internal.wire.Checks;
@@ -145,14 +148,68 @@ public sealed interface GatewayRequest {
    *
    * @param waitForWorkers whether a request that no worker of the cluster could ever hold waits (up to
    *     {@code timeoutMs}) for a worker that may join, instead of failing at once
+   * @param priority its place in the queue while it waits, 0 (the default) to {@link ActorBuilder#MAX_PRIORITY}
+   * @param group the placement group whose bundle it takes, or null: the actor then takes exactly that
+   *     bundle's resources (its own {@code resources} only add the memory limit) and never waits
+   * @param bundle the bundle's index in {@code group}; null without a group
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   record Create(@Required long id, ResourceRequest resources, @Required long timeoutMs, String actorClass,
-      boolean waitForWorkers) implements GatewayRequest {
+      boolean waitForWorkers, int priority, String group, Integer bundle) implements GatewayRequest {
     public Create {
       Checks.range("id", id, 0, Long.MAX_VALUE);
       Checks.range("timeoutMs", timeoutMs, 0, MAX_TIMEOUT_MS);
       actorClass = Checks.name("actorClass", actorClass, "?");
       Checks.present("resources", resources);
+      Checks.range("priority", priority, 0, ActorBuilder.MAX_PRIORITY);
+      if ((group == null) != (bundle == null)) {
+        throw new BadMessageException("fields 'group' and 'bundle' come together or not at all");
+      }
+      if (group != null) {
+        Checks.name("group", group);
+        Checks.range("bundle", bundle, 0, GroupRequest.MAX_BUNDLES - 1);
+      }
+    }
+
+    /** A create of an actor of its own, at the default priority. */
+    public Create(long id, ResourceRequest resources, long timeoutMs, String actorClass, boolean waitForWorkers) {
+      this(id, resources, timeoutMs, actorClass, waitForWorkers, 0, null, null);
+    }
+
+    /** The same create with another time to wait. */
+    public Create withTimeoutMs(long ms) {
+      return new Create(id, resources, ms, actorClass, waitForWorkers, priority, group, bundle);
+    }
+  }
+
+  /**
+   * A client reserves a placement group: every bundle at once or none, answered by
+   * {@link GatewayReply.GroupReserved} when the JobCenter holds them all, or failed after {@code timeoutMs}.
+   *
+   * @param group the bundles and where they go
+   * @param waitForWorkers as for {@link Create}
+   * @param priority as for {@link Create}
+   */
+  record ReserveGroup(@Required long id, GroupRequest group, @Required long timeoutMs, boolean waitForWorkers, int priority)
+      implements GatewayRequest {
+    public ReserveGroup {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      Checks.present("group", group);
+      Checks.range("timeoutMs", timeoutMs, 0, MAX_TIMEOUT_MS);
+      Checks.range("priority", priority, 0, ActorBuilder.MAX_PRIORITY);
+    }
+
+    /** The same reservation with another time to wait. */
+    public ReserveGroup withTimeoutMs(long ms) {
+      return new ReserveGroup(id, group, ms, waitForWorkers, priority);
+    }
+  }
+
+  /** A client removes one of its placement groups, stopping the actors in it: answered by {@link GatewayReply.Done}. */
+  record RemoveGroup(@Required long id, String groupId) implements GatewayRequest {
+    public RemoveGroup {
+      Checks.range("id", id, 0, Long.MAX_VALUE);
+      Checks.name("groupId", groupId);
     }
   }
 
