@@ -1,5 +1,6 @@
 package org.parl.scheduler;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -174,6 +175,42 @@ final class PoolShapes {
     }
     return new Verdict(Stop.CAPACITY, "no worker with " + Texts.count(r.gpuCount(), what) + " lends "
         + Texts.count(r.cpus(), "CPU") + "; the largest such worker, " + first(largest) + ", lends " + Texts.count(most, "CPU"));
+  }
+
+  /** One worker of each shape, in the order the shapes first joined. */
+  List<String> representatives() {
+    List<String> ids = new ArrayList<>(shapes.size());
+    for (LinkedHashSet<String> set : shapes.values()) {
+      ids.add(set.iterator().next());
+    }
+    return ids;
+  }
+
+  /** How many workers could, empty and in service, hold at least one of {@code requests}. */
+  int workersHoldingAny(List<ResourceRequest> requests) {
+    int n = 0;
+    for (Map.Entry<Shape, LinkedHashSet<String>> e : shapes.entrySet()) {
+      for (ResourceRequest r : requests) {
+        if (e.getKey().holds(r)) {
+          n += e.getValue().size();
+          break;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** The worker with the most GPUs (then CPUs), in words: "w1, which lends 8 CPUs and 4 GPUs"; null when none. */
+  String largest() {
+    Shape best = null;
+    for (Shape s : shapes.keySet()) {
+      if (best == null || s.gpus().size() > best.gpus().size()
+          || (s.gpus().size() == best.gpus().size() && s.cpus() > best.cpus())) {
+        best = s;
+      }
+    }
+    return best == null ? null : first(best) + ", which lends " + Texts.count(best.cpus(), "CPU") + " and "
+        + Texts.count(best.gpus().size(), "GPU");
   }
 
   private String first(Shape s) {

@@ -9,11 +9,15 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.parl.PlacementStrategy;
 import org.parl.internal.resources.Allocation;
 import org.parl.internal.resources.GpuAmount;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 
 /**
@@ -64,6 +68,11 @@ public final class ResourcePool {
   private final PoolShapes shapes = new PoolShapes();
   /** Changes of workers, jobs and service states so far: see {@link #version()}. */
   private long changes;
+  /** The empty copy of this pool that groups' feasibility is tried on: see {@link #twin()}. */
+  private ResourcePool twin;
+  private long twinAt = -1;
+  /** Why each group asked about could never be placed, at the shape version of {@link #twin}. */
+  private final Map<GroupRequest, Optional<PoolShapes.Verdict>> groupVerdicts = new HashMap<>();
 
   // ---- workers ------------------------------------------------------------------------------
 
@@ -286,6 +295,157 @@ public final class ResourcePool {
     w.giveBack(a);
     refile(w, a);
     return Optional.of(a);
+  }
+
+  // ---- placement groups ---------------------------------------------------------------------
+
+  /**
+   * Takes resources for every bundle of a placement group now, or for none: each bundle becomes one
+   * allocation under its own job id, drawn from {@code jobIds} (in bundle order) only once the whole
+   * group is placed. Bundles go, larger first, by the placement rules of this class, shaped by the
+   * strategy: STRICT_PACK tries a few workers that could hold all bundles together, then one worker of
+   * each shape; STRICT_SPREAD gives every bundle a worker of its own; PACK puts a bundle on a worker the
+   * group already uses when one holds it, SPREAD on a worker it does not use yet when one holds it.
+   *
+   * @return the allocations in bundle order, or empty (the pool unchanged) when the group cannot be
+   *     placed now
+   * @throws IllegalArgumentException if the group is null, or {@code jobIds} gives a null id, an id that
+   *     holds resources already, or one id twice (then nothing is taken)
+   */
+  public Optional<List<Allocation>> allocateGroup(Supplier<String> jobIds, GroupRequest g) {
+    return allocateGroup(jobIds, g, null);
+  }
+
+  /** {@link #allocateGroup(Supplier, GroupRequest)} skipping the workers that {@code avoid} names (null: none). */
+  Optional<List<Allocation>> allocateGroup(Supplier<String> jobIds, GroupRequest g, Predicate<String> avoid) {
+    requireGroup(g);
+    Allocation[] held = place(g, avoid);
+    return held == null ? Optional.empty() : Optional.of(commit(jobIds, held));
+  }
+
+  /**
+   * Places bundle {@code i} of the group on worker {@code plan.get(i)}, all or nothing, in the order
+   * {@link #allocateGroup} places them; empty when one does not fit there now.
+   */
+  Optional<List<Allocation>> allocateGroupOn(Supplier<String> jobIds, GroupRequest g, List<String> plan) {
+    long before = changes;
+    Allocation[] held = new Allocation[g.size()];
+    for (int i : order(g)) {
+      PoolWorker w = workers.get(plan.get(i));
+      Placement p = w == null ? null : findOn(w, g.bundles().get(i));
+      if (p == null) {
+        undo(held);
+        changes = before;
+        return Optional.empty();
+      }
+      held[i] = take(ATTEMPT + i, g.bundles().get(i), p);
+    }
+    return Optional.of(commit(jobIds, held));
+  }
+
+  /**
+   * Why the group could never be placed, whatever the load and service states: a bundle that no worker
+   * could ever hold ("bundle 2 (4 GPUs): no worker lends 4 GPUs; ..."), or the strategy that the
+   * workers cannot meet together. Worked out on an empty copy of the pool with the placement of
+   * {@link #allocateGroup}, once per group while no worker joins or leaves.
+   *
+   * @return empty when the group could be placed on the pool with every job ended and everything in service
+   * @throws IllegalArgumentException if the group is null
+   */
+  public Optional<String> groupNeverFits(GroupRequest g) {
+    return groupVerdict(g).map(PoolShapes.Verdict::sentence);
+  }
+
+  /**
+   * True when the group could be placed once every job ended and everything is back in service.
+   *
+   * @throws IllegalArgumentException if the group is null
+   */
+  public boolean canEverFitGroup(GroupRequest g) {
+    return groupVerdict(g).isEmpty();
+  }
+
+  Optional<PoolShapes.Verdict> groupVerdict(GroupRequest g) {
+    requireGroup(g);
+    ResourcePool empty = twin();
+    return groupVerdicts.computeIfAbsent(g, x -> empty.whyNever(x));
+  }
+
+  /**
+   * Workers for the bundles of a group that fits nowhere now, one per bundle, none of them
+   * {@code blocked} or out of service, such that the group could be placed on them once they are empty
+   * ({@link #allocateGroupOn}). Where it can, each bundle gets a worker of its own picked as
+   * {@link #reservationFor} picks one (STRICT_PACK: one worker for all); else the placement on an empty
+   * copy of the pool decides. Null when there is none.
+   */
+  List<String> planFor(GroupRequest g, Predicate<String> blocked) {
+    Predicate<String> closed = id -> !inService(id) || (blocked != null && blocked.test(id));
+    if (g.strategy() != PlacementStrategy.STRICT_PACK) {
+      String[] plan = new String[g.size()];
+      Set<String> planned = new HashSet<>();
+      for (int i : order(g)) {
+        plan[i] = reservationFor(g.bundles().get(i), id -> closed.test(id) || planned.contains(id));
+        if (plan[i] == null) {
+          break;
+        }
+        planned.add(plan[i]);
+      }
+      if (planned.size() == g.size()) {
+        return List.of(plan);
+      }
+    }
+    ResourcePool empty = twin();
+    Allocation[] held = empty.place(g, closed);
+    if (held == null) {
+      return null;
+    }
+    List<String> plan = new ArrayList<>(held.length);
+    for (Allocation a : held) {
+      plan.add(a.workerId());
+    }
+    empty.undo(held);
+    return plan;
+  }
+
+  /** Whether the group could be placed now, on any worker; the pool is left as it was. */
+  boolean groupFitsNow(GroupRequest g) {
+    long before = changes;
+    Allocation[] held = place(g, null);
+    if (held == null) {
+      return false;
+    }
+    undo(held);
+    changes = before;
+    return true;
+  }
+
+  /**
+   * The same holding under another job id: the JobCenter hands a bundle's allocation to successive
+   * actors, each with a job id of its own.
+   *
+   * @return the allocation under its new id
+   * @throws IllegalArgumentException if {@code jobId} holds nothing, or {@code newJobId} is null or holds
+   *     resources already (itself included)
+   */
+  public Allocation rename(String jobId, String newJobId) {
+    Allocation a = allocations.get(jobId);
+    if (a == null) {
+      throw new IllegalArgumentException("job " + jobId + " holds no resources to rename");
+    }
+    if (newJobId == null) {
+      throw new IllegalArgumentException("job " + jobId + " cannot be renamed to null");
+    }
+    if (allocations.containsKey(newJobId)) {
+      throw new IllegalArgumentException("job " + newJobId + " already holds resources");
+    }
+    Allocation renamed = new Allocation(newJobId, a.workerId(), a.cpus(), a.gpus(), a.gpuShare(), a.gpuMemoryMb());
+    PoolWorker w = workers.get(a.workerId());
+    allocations.remove(jobId);
+    w.jobs.remove(jobId);
+    allocations.put(newJobId, renamed);
+    w.jobs.put(newJobId, renamed);
+    changes++;
+    return renamed;
   }
 
   // ---- feasibility and reasons --------------------------------------------------------------
@@ -602,6 +762,268 @@ public final class ResourcePool {
       fail("the vacant, used and out-of-service GPUs of " + w.id + " do not partition its " + n + " GPUs");
     }
     return w.jobs.size();
+  }
+
+  // ---- placement groups: internals ------------------------------------------------------------
+
+  /** Job ids of a group's bundles while it is being placed, renamed once every bundle holds. */
+  private static final String ATTEMPT = "\u0000bundle-";
+  /** Workers found for all of a STRICT_PACK group's needs together, tried before one worker of each shape. */
+  private static final int PACK_TRIES = 8;
+  /** Group verdicts kept at one shape version; beyond this many distinct groups the cache starts again. */
+  private static final int VERDICTS_KEPT = 1024;
+
+  /**
+   * Places every bundle under attempt ids ({@link #ATTEMPT}), in bundle order in the array; null, with
+   * the pool as it was, when one does not fit.
+   */
+  private Allocation[] place(GroupRequest g, Predicate<String> avoid) {
+    long before = changes;
+    Allocation[] held = new Allocation[g.size()];
+    int[] order = order(g);
+    boolean placed = g.strategy() == PlacementStrategy.STRICT_PACK ? strictPack(g, order, avoid, held)
+        : bundleByBundle(g, order, avoid, held);
+    if (!placed) {
+      undo(held);
+      changes = before;
+      return null;
+    }
+    return held;
+  }
+
+  /** STRICT_PACK: the first few workers that have all the group needs vacant, then one worker of each shape. */
+  private boolean strictPack(GroupRequest g, int[] order, Predicate<String> avoid, Allocation[] held) {
+    ResourceRequest floor = floor(g);
+    Set<String> tried = new HashSet<>();
+    Predicate<String> skip = id -> (avoid != null && avoid.test(id)) || tried.contains(id);
+    for (int t = 0; t < PACK_TRIES; t++) {
+      Placement p = find(floor, skip);
+      if (p == null) {
+        break;
+      }
+      if (packOn(p.worker(), g, order, held)) {
+        return true;
+      }
+      tried.add(p.worker().id);
+    }
+    // Alike workers fail alike when empty, so one of each shape settles whether the group ever fits.
+    for (String id : shapes.representatives()) {
+      if (!skip.test(id) && packOn(workers.get(id), g, order, held)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Every bundle on {@code w}, or none (what was taken there is given back). */
+  private boolean packOn(PoolWorker w, GroupRequest g, int[] order, Allocation[] held) {
+    for (int k = 0; k < order.length; k++) {
+      int i = order[k];
+      Placement p = findOn(w, g.bundles().get(i));
+      if (p == null) {
+        undo(held);
+        Arrays.fill(held, null);
+        return false;
+      }
+      held[i] = take(ATTEMPT + i, g.bundles().get(i), p);
+    }
+    return true;
+  }
+
+  /** PACK, SPREAD and STRICT_SPREAD: each bundle in turn, on the workers the strategy prefers first. */
+  private boolean bundleByBundle(GroupRequest g, int[] order, Predicate<String> avoid, Allocation[] held) {
+    PlacementStrategy s = g.strategy();
+    List<PoolWorker> used = new ArrayList<>();
+    Set<String> usedIds = new HashSet<>();
+    Predicate<String> unused = id -> (avoid != null && avoid.test(id)) || usedIds.contains(id);
+    for (int i : order) {
+      ResourceRequest b = g.bundles().get(i);
+      Placement p = null;
+      if (s == PlacementStrategy.PACK) {
+        for (int u = 0; u < used.size() && p == null; u++) {
+          p = findOn(used.get(u), b);
+        }
+      } else {
+        p = find(b, unused);
+      }
+      if (p == null && (s == PlacementStrategy.PACK || (s == PlacementStrategy.SPREAD && !used.isEmpty()))) {
+        p = find(b, avoid);
+      }
+      if (p == null) {
+        return false;
+      }
+      held[i] = take(ATTEMPT + i, b, p);
+      if (usedIds.add(p.worker().id)) {
+        used.add(p.worker());
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Where {@code r} would go on {@code w} now, by the rules of this class on one worker: the lowest
+   * vacant whole GPUs; for a share or a budget alone, the partly used GPU that suffices with the fewest
+   * free units (for a budget alone, the least free memory), else an untouched one; null when it does not fit.
+   */
+  private static Placement findOn(PoolWorker w, ResourceRequest r) {
+    if (w.drained || w.cpusVacant() < r.cpus()) {
+      return null;
+    }
+    if (r.gpus() > 0) {
+      int[] slots = w.pickWhole(r);
+      return slots == null ? null : new Placement(w, slots);
+    }
+    if (!r.wantsGpu()) {
+      return new Placement(w, new int[0]);
+    }
+    int best = -1;
+    for (int s = 0; s < w.gpuTotal(); s++) {
+      if (!w.untouched(s) && w.shareFits(s, r) && (best < 0 || tighter(w, s, best, r))) {
+        best = s;
+      }
+    }
+    if (best < 0) {
+      best = w.pickUntouched(r);
+    }
+    return best < 0 ? null : new Placement(w, new int[] {best});
+  }
+
+  /** Whether GPU slot {@code s} leaves less room than {@code t} for what {@code r} asks. */
+  private static boolean tighter(PoolWorker w, int s, int t, ResourceRequest r) {
+    return r.gpuShare() > 0 ? w.units(s) > w.units(t) : w.memoryFree(s) < w.memoryFree(t);
+  }
+
+  /**
+   * What a worker must have vacant to hold every bundle of the group together (a lower bound): their
+   * CPUs and whole GPUs summed, of their model when they share one, each GPU with the smallest memory
+   * they ask; with no whole GPUs, the largest share.
+   */
+  private static ResourceRequest floor(GroupRequest g) {
+    long cpus = 0;
+    long whole = 0;
+    String model = null;
+    boolean oneModel = true;
+    long memory = Long.MAX_VALUE;
+    ResourceRequest largestShare = null;
+    for (ResourceRequest b : g.bundles()) {
+      cpus += b.cpus();
+      if (b.gpus() > 0) {
+        oneModel &= whole == 0 || Objects.equals(model, b.gpuModel());
+        model = b.gpuModel();
+        whole += b.gpus();
+        memory = Math.min(memory, b.gpuMemoryMb());
+      } else if (b.wantsGpu() && (largestShare == null || b.gpuShare() > largestShare.gpuShare())) {
+        largestShare = b;
+      }
+    }
+    int c = (int) Math.min(cpus, ResourceRequest.MAX_COUNT);
+    if (whole > 0) {
+      return new ResourceRequest(c, (int) Math.min(whole, ResourceRequest.MAX_COUNT), 0, memory, oneModel ? model : null);
+    }
+    return largestShare != null ? largestShare.withCpus(c) : ResourceRequest.ofCpus(c);
+  }
+
+  /** The bundles' indexes, larger bundles first (whole GPUs, share, budget, CPUs), ties in bundle order. */
+  private static int[] order(GroupRequest g) {
+    Integer[] order = new Integer[g.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    List<ResourceRequest> b = g.bundles();
+    Arrays.sort(order, Comparator.<Integer>comparingInt(i -> -b.get(i).gpus())
+        .thenComparingInt(i -> -b.get(i).gpuShare())
+        .thenComparingLong(i -> -b.get(i).gpuMemoryMb())
+        .thenComparingInt(i -> -b.get(i).cpus()));
+    int[] out = new int[order.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = order[i];
+    }
+    return out;
+  }
+
+  /** Gives the attempt ids their job ids from {@code jobIds}, in bundle order; on a bad id gives all back. */
+  private List<Allocation> commit(Supplier<String> jobIds, Allocation[] held) {
+    String[] ids = new String[held.length];
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < held.length; i++) {
+      String id = jobIds.get();
+      String wrong = id == null ? "the job id given for bundle " + i + " is null"
+          : allocations.containsKey(id) ? "job " + id + " already holds resources"
+          : !seen.add(id) ? "job id " + id + " is given to two bundles" : null;
+      if (wrong != null) {
+        undo(held);
+        throw new IllegalArgumentException(wrong);
+      }
+      ids[i] = id;
+    }
+    List<Allocation> out = new ArrayList<>(held.length);
+    for (int i = 0; i < held.length; i++) {
+      out.add(rename(held[i].jobId(), ids[i]));
+    }
+    return out;
+  }
+
+  /** Gives back what an attempt holds. */
+  private void undo(Allocation[] held) {
+    for (Allocation a : held) {
+      if (a != null) {
+        release(a.jobId());
+      }
+    }
+  }
+
+  /**
+   * The same workers as this pool's, with nothing held and everything in service, made again when a
+   * worker joined or left: where a group's feasibility is tried with the placement itself.
+   */
+  private ResourcePool twin() {
+    if (twin == null || twinAt != shapes.version()) {
+      ResourcePool t = new ResourcePool();
+      for (PoolWorker w : workers.values()) {
+        t.addWorker(w.id, w.cpusTotal, Arrays.asList(w.gpus));
+      }
+      twin = t;
+      twinAt = shapes.version();
+      groupVerdicts.clear();
+    }
+    if (groupVerdicts.size() >= VERDICTS_KEPT) {
+      groupVerdicts.clear();
+    }
+    return twin;
+  }
+
+  /** On an empty pool (the twin): why the group could never be placed, or empty. */
+  private Optional<PoolShapes.Verdict> whyNever(GroupRequest g) {
+    for (int i = 0; i < g.size(); i++) {
+      ResourceRequest b = g.bundles().get(i);
+      Optional<PoolShapes.Verdict> v = shapes.neverFits(b);
+      if (v.isPresent()) {
+        return Optional.of(new PoolShapes.Verdict(v.get().kind(), "bundle " + i + " (" + b + "): " + v.get().sentence()));
+      }
+    }
+    long before = changes;
+    Allocation[] held = place(g, null);
+    if (held != null) {
+      undo(held);
+      changes = before;
+      return Optional.empty();
+    }
+    int n = g.size();
+    String sentence = switch (g.strategy()) {
+      case STRICT_PACK -> "no worker could hold all " + n + " bundles together (STRICT_PACK); the largest worker is "
+          + shapes.largest();
+      case STRICT_SPREAD -> "no " + n + " distinct workers could hold the " + n + " bundles, one each (STRICT_SPREAD); "
+          + Texts.count(shapes.workersHoldingAny(g.bundles()), "worker") + " could hold one of them";
+      default -> "the workers could never hold all " + n + " bundles at once (" + g.strategy()
+          + "): together they ask for more than the pool lends";
+    };
+    return Optional.of(new PoolShapes.Verdict(Stop.CAPACITY, sentence));
+  }
+
+  private static void requireGroup(GroupRequest g) {
+    if (g == null) {
+      throw new IllegalArgumentException("a placement group is needed, not null");
+    }
   }
 
   // ---- internals ----------------------------------------------------------------------------

@@ -1,55 +1,113 @@
 package org.parl.scheduler;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 
 /**
- * Serves job requests from a {@link ResourcePool}: in arrival order, with backfill under reservations.
+ * Serves job requests and placement groups from a {@link ResourcePool}: by priority, then in arrival
+ * order, with backfill under reservations.
  *
- * <p><b>Queue rule.</b> {@link #drain()} walks the waiting requests in arrival order. A request that
- * fits now is granted, unless the only workers it fits on are reserved by earlier waiting requests. A
- * request that does not fit now reserves one worker: the one, in service and able to hold it, with the
- * most of what it needs already vacant (ties: the worker that joined first). Later requests, waiting or
- * newly {@linkplain #submit submitted}, are placed only on workers that no earlier request reserved. A
- * reservation is sticky: it moves only when its worker leaves or is drained, or when an earlier request
- * takes that worker; and a request whose reserved worker is still busy is granted at once on any other
- * worker that fits it. Requests that no worker of the pool could ever hold ({@link ResourcePool#canEverFit})
- * reserve nothing and block nobody; they wait for a bigger worker to join (or are
- * {@linkplain #dropNeverFitting dropped}).
+ * <p><b>Queue rule.</b> One queue holds single requests and groups, ordered by priority (higher first)
+ * and, within a priority, by arrival. {@link #drain()} walks it in that order. An entry that fits now is
+ * granted (a group with every bundle at once, or not at all), unless the only workers it fits on are
+ * reserved by entries ahead of it. An entry that does not fit now reserves workers: a request the one,
+ * in service and able to hold it, with the most of what it needs already vacant (ties: the worker that
+ * joined first); a group one worker per bundle, picked alike and distinct where enough workers are
+ * open (STRICT_PACK, PACK, or too few: the workers its placement on the pool emptied would use), so that
+ * the group fits on its reserved workers once they are empty. Entries behind, waiting or newly
+ * {@linkplain #submit submitted}, are placed only on workers that no entry ahead of them reserved; a
+ * newcomer is behind every waiting entry of its priority or higher, and ahead of those of lower
+ * priority, whose reserved workers it may thus use or, when it waits, take. A reservation is sticky: it
+ * moves only when one of its workers leaves or is drained, or when an entry ahead takes one of them (a
+ * group then gives up all its workers and reserves anew); and an entry whose reserved workers are still
+ * busy is granted at once on any other workers that fit it. Entries that the pool could never hold
+ * ({@link ResourcePool#canEverFit}, {@link ResourcePool#canEverFitGroup}) reserve nothing and block
+ * nobody; they wait for a bigger worker to join (or are {@linkplain #dropNeverFitting dropped}).
  *
- * <p><b>Bound.</b> Once the earliest waiting request that can ever fit holds a reservation on worker
- * {@code w}, nothing else is placed on {@code w}; so, as long as {@code w} stays in service, that request
- * is placed at the latest at the first drain after the jobs that held resources on {@code w} when the
- * reservation was made have ended (earlier if another worker fits it first). If {@code w} leaves or is
- * drained, the request reserves another worker at the next drain.
+ * <p><b>Bound.</b> Once the first waiting entry that can ever fit holds a reservation on workers
+ * {@code W}, nothing else is placed on {@code W} until a higher-priority entry arrives and takes one of
+ * them; so, as long as {@code W} stays in service and no such entry arrives, that entry is placed at
+ * the latest at the first drain after the jobs that held resources on {@code W} when the reservation
+ * was made have ended (earlier if other workers fit it first). If a worker of {@code W} leaves or is
+ * drained, the entry reserves again at the next drain. Neither singles nor groups can starve the other:
+ * the first entry's reservation holds against both.
  *
  * <p>The caller calls {@link #drain()} after every change that frees resources (a job released, a worker
  * joined or returned to service); {@code submit} assumes the queue has been drained since. Timeouts belong
- * to the caller, which {@linkplain #cancel cancels} a request whose time is up. Single-threaded, like the pool.
+ * to the caller, which {@linkplain #cancel cancels} an entry whose time is up. Priorities are any int; the
+ * caller bounds them. Single-threaded, like the pool.
  *
  * @param <T> what the caller attaches to a request (a promise, say) and gets back with its grant
  */
 public final class Scheduler<T> {
 
-  /** A request that was granted after waiting. */
-  public record Grant<T>(long requestId, T ticket, Allocation allocation) {}
+  /**
+   * A request or group that was granted after waiting.
+   *
+   * @param allocations one per bundle, in bundle order; a single request's alone
+   */
+  public record Grant<T>(long requestId, T ticket, List<Allocation> allocations) {
 
-  /** A request still waiting, as shown by metrics and the monitor. */
-  public record Waiting<T>(long requestId, ResourceRequest request, T ticket, long sinceNanos) {}
+    public Grant {
+      allocations = List.copyOf(allocations);
+    }
+
+    /** A single request's grant. */
+    public Grant(long requestId, T ticket, Allocation allocation) {
+      this(requestId, ticket, List.of(allocation));
+    }
+
+    /** The allocation of a single request (of a group: its first bundle's). */
+    public Allocation allocation() {
+      return allocations.get(0);
+    }
+  }
+
+  /**
+   * A request or group still waiting, as shown by metrics and the monitor.
+   *
+   * @param request the single request, or null for a group
+   * @param group the placement group, or null for a single request
+   * @throws IllegalArgumentException unless exactly one of {@code request} and {@code group} is given
+   */
+  public record Waiting<T>(long requestId, ResourceRequest request, GroupRequest group, int priority, T ticket,
+      long sinceNanos) {
+
+    public Waiting {
+      if ((request == null) == (group == null)) {
+        throw new IllegalArgumentException("a waiting entry is a request or a group, exactly one of them");
+      }
+    }
+
+    /** A single request at priority 0. */
+    public Waiting(long requestId, ResourceRequest request, T ticket, long sinceNanos) {
+      this(requestId, request, null, 0, ticket, sinceNanos);
+    }
+
+    /** What it asks for, in words: the request's or the group's. */
+    public String words() {
+      return request != null ? request.toString() : group.toString();
+    }
+  }
 
   /** The outcome of a submission: granted now, or queued under {@code requestId}. */
   public record Submitted(long requestId, Optional<Allocation> allocation) {}
+
+  /** The outcome of a group's submission: every bundle granted now (in bundle order), or queued under {@code requestId}. */
+  public record GroupSubmitted(long requestId, Optional<List<Allocation>> allocations) {}
 
   /** What a waiting request waits for, as metrics count it. */
   public enum ReasonClass {
@@ -70,7 +128,7 @@ public final class Scheduler<T> {
   /**
    * Why a request is still waiting.
    *
-   * @param ahead earlier requests still waiting
+   * @param ahead entries still waiting ahead of it in queue order
    * @param kind the class of the reason
    * @param summary one sentence
    * @param details per worker or group of alike workers, the constraint that stops it (at most 8 lines)
@@ -85,11 +143,11 @@ public final class Scheduler<T> {
   /** Lines of detail in a {@link Reason}. */
   public static final int DETAIL_LINES = 8;
 
-  /** A waiting request and its reservation. */
+  /** A waiting request or group and its reservation. */
   private static final class Entry<T> {
     final Waiting<T> waiting;
-    /** The worker reserved for it, or null. */
-    String reserved;
+    /** The workers reserved for it (a group's: one per bundle, in bundle order), or null. */
+    List<String> reserved;
     long feasibleAt = -1;
     boolean feasible;
     /** The class of its reason while the pool is at version {@link #classAt} ({@link ResourcePool#version}). */
@@ -103,12 +161,31 @@ public final class Scheduler<T> {
     ResourceRequest request() {
       return waiting.request();
     }
+
+    GroupRequest group() {
+      return waiting.group();
+    }
+
+    /** What it asks for, as a key of the caches of a walk: alike entries fit and fail alike. */
+    Object asked() {
+      return waiting.request() != null ? waiting.request() : waiting.group();
+    }
+
+    int priority() {
+      return waiting.priority();
+    }
   }
+
+  /** Queue order: higher priority first, then arrival. */
+  private static final Comparator<Entry<?>> ORDER = (a, b) -> a.priority() != b.priority()
+      ? Integer.compare(b.priority(), a.priority())
+      : Long.compare(a.waiting.requestId(), b.waiting.requestId());
 
   private final ResourcePool pool;
   private final Supplier<String> jobIds;
-  private final LinkedHashMap<Long, Entry<T>> waiting = new LinkedHashMap<>();
-  /** Worker id to the request that reserved it. */
+  private final TreeSet<Entry<T>> queue = new TreeSet<>(ORDER);
+  private final Map<Long, Entry<T>> byId = new HashMap<>();
+  /** Worker id to the entry that reserved it. */
   private final Map<String, Entry<T>> reservations = new HashMap<>();
   private long nextRequestId = 1;
 
@@ -121,73 +198,119 @@ public final class Scheduler<T> {
     return pool;
   }
 
-  /**
-   * Grants the request now if it fits on a worker that no waiting request reserved; else queues it,
-   * reserving a worker for it if it can ever fit.
-   */
+  /** {@link #submit(ResourceRequest, int, Object)} at priority 0. */
   public Submitted submit(ResourceRequest request, T ticket) {
+    return submit(request, 0, ticket);
+  }
+
+  /**
+   * Grants the request now if it fits on a worker that no entry ahead of it (priority {@code priority} or
+   * higher) reserved; else queues it, reserving a worker for it if it can ever fit.
+   *
+   * @throws IllegalArgumentException if the request is null, or the job id drawn holds resources already
+   */
+  public Submitted submit(ResourceRequest request, int priority, T ticket) {
+    if (request == null) {
+      throw new IllegalArgumentException("a request is needed, not null");
+    }
     long id = nextRequestId++;
-    ResourcePool.Placement p = pool.find(request, reservations.isEmpty() ? null : reservations::containsKey);
+    Predicate<String> ahead = reservedAhead(priority);
+    ResourcePool.Placement p = pool.find(request, ahead);
     if (p != null) {
       return new Submitted(id, Optional.of(pool.take(jobIds.get(), request, p)));
     }
-    Entry<T> e = new Entry<>(new Waiting<>(id, request, ticket, System.nanoTime()));
-    waiting.put(id, e);
+    Entry<T> e = enqueue(new Waiting<>(id, request, null, priority, ticket, System.nanoTime()));
     if (feasible(e)) {
-      String w = pool.reservationFor(request, reservations::containsKey);
+      String w = pool.reservationFor(request, ahead);
       if (w != null) {
-        reserve(e, w);
+        reserve(e, List.of(w));
       }
     }
     return new Submitted(id, Optional.empty());
   }
 
   /**
-   * Serves waiting requests by the queue rule of this class and renews reservations.
+   * Grants every bundle of the group now if they fit, by its strategy, on workers that no entry ahead of
+   * it reserved; else queues it, reserving workers for its bundles if it can ever fit. Nothing is held
+   * for a group that waits.
+   *
+   * @throws IllegalArgumentException if the group is null, or a job id drawn is null, taken or repeated
+   *     ({@link ResourcePool#allocateGroup})
+   */
+  public GroupSubmitted submitGroup(GroupRequest group, int priority, T ticket) {
+    if (group == null) {
+      throw new IllegalArgumentException("a placement group is needed, not null");
+    }
+    long id = nextRequestId++;
+    Predicate<String> ahead = reservedAhead(priority);
+    Optional<List<Allocation>> got = pool.allocateGroup(jobIds, group, ahead);
+    if (got.isPresent()) {
+      return new GroupSubmitted(id, got);
+    }
+    Entry<T> e = enqueue(new Waiting<>(id, null, group, priority, ticket, System.nanoTime()));
+    if (feasible(e)) {
+      List<String> plan = pool.planFor(group, ahead);
+      if (plan != null) {
+        reserve(e, plan);
+      }
+    }
+    return new GroupSubmitted(id, Optional.empty());
+  }
+
+  /**
+   * Serves waiting entries by the queue rule of this class and renews reservations.
    *
    * <p>Cheap with a long queue: it returns at once when nothing is vacant, stops when every worker is
-   * reserved, and tries each distinct request that failed once in this walk no more (what failed stays
-   * failed: vacancies only shrink and reservations only grow during a walk).
+   * reserved, and tries each distinct request or group that failed once in this walk no more (what failed
+   * stays failed: vacancies only shrink and reservations only grow during a walk). A group placed on its
+   * reserved workers is tried for each entry, as its reservation is its own.
    */
   public List<Grant<T>> drain() {
     List<Grant<T>> grants = new ArrayList<>();
-    if (waiting.isEmpty() || !pool.anythingVacant()) {
+    if (queue.isEmpty() || !pool.anythingVacant()) {
       return grants;
     }
     Set<String> blocked = new HashSet<>();
-    Set<ResourceRequest> fitsNowhere = new HashSet<>();
-    Set<ResourceRequest> reservesNothing = new HashSet<>();
+    Set<Object> fitsNowhere = new HashSet<>();
+    Set<Object> reservesNothing = new HashSet<>();
     int workers = pool.workerCount();
-    for (Iterator<Entry<T>> it = waiting.values().iterator(); it.hasNext(); ) {
+    for (Iterator<Entry<T>> it = queue.iterator(); it.hasNext(); ) {
       Entry<T> e = it.next();
-      ResourceRequest r = e.request();
       if (!feasible(e)) {
         unreserve(e);
         continue;
       }
-      if (!fitsNowhere.contains(r)) {
-        ResourcePool.Placement p = pool.find(r, blocked.isEmpty() ? null : blocked::contains);
-        if (p != null) {
-          unreserve(e);
-          it.remove();
-          grants.add(new Grant<>(e.waiting.requestId(), e.waiting.ticket(), pool.take(jobIds.get(), r, p)));
+      Object asked = e.asked();
+      if (!fitsNowhere.contains(asked)) {
+        List<Allocation> got = placeNow(e, blocked.isEmpty() ? null : blocked::contains);
+        if (got != null) {
+          grant(e, got, it, grants);
           continue;
         }
-        fitsNowhere.add(r);
+        fitsNowhere.add(asked);
       }
-      if (e.reserved != null && (blocked.contains(e.reserved) || !pool.inService(e.reserved))) {
+      if (e.reserved != null && !open(e.reserved, blocked)) {
         unreserve(e);
       }
-      if (e.reserved == null && !reservesNothing.contains(r)) {
-        String w = pool.reservationFor(r, blocked::contains);
-        if (w == null) {
-          reservesNothing.add(r);
+      if (e.reserved == null && !reservesNothing.contains(asked)) {
+        List<String> plan = e.group() != null ? pool.planFor(e.group(), blocked::contains)
+            : listOf(pool.reservationFor(e.request(), blocked::contains));
+        if (plan == null) {
+          reservesNothing.add(asked);
         } else {
-          reserve(e, w);
+          reserve(e, plan);
         }
       }
       if (e.reserved != null) {
-        blocked.add(e.reserved);
+        if (e.group() != null) {
+          // The greedy placement may miss what the plan holds: the plan is what the bound rests on.
+          Optional<List<Allocation>> onPlan = pool.allocateGroupOn(jobIds, e.group(), e.reserved);
+          if (onPlan.isPresent()) {
+            grant(e, onPlan.get(), it, grants);
+            continue;
+          }
+        }
+        blocked.addAll(e.reserved);
         if (blocked.size() >= workers) {
           break;
         }
@@ -196,24 +319,24 @@ public final class Scheduler<T> {
     return grants;
   }
 
-  /** Removes a waiting request, for instance when its timeout fires; empty if already served. */
+  /** Removes a waiting entry, for instance when its timeout fires; empty if already served. */
   public Optional<T> cancel(long requestId) {
-    Entry<T> e = waiting.remove(requestId);
+    Entry<T> e = byId.remove(requestId);
     if (e == null) {
       return Optional.empty();
     }
+    queue.remove(e);
     unreserve(e);
     return Optional.of(e.waiting.ticket());
   }
 
-  /** Removes every waiting request whose ticket matches, in order; returns their tickets. */
+  /** Removes every waiting entry whose ticket matches, in queue order; returns their tickets. */
   public List<T> cancelIf(Predicate<T> match) {
     List<T> cancelled = new ArrayList<>();
-    for (Iterator<Entry<T>> it = waiting.values().iterator(); it.hasNext(); ) {
+    for (Iterator<Entry<T>> it = queue.iterator(); it.hasNext(); ) {
       Entry<T> e = it.next();
       if (match.test(e.waiting.ticket())) {
-        it.remove();
-        unreserve(e);
+        remove(e, it);
         cancelled.add(e.waiting.ticket());
       }
     }
@@ -221,18 +344,18 @@ public final class Scheduler<T> {
   }
 
   /**
-   * Removes the waiting requests that no worker of the pool could ever hold any more, except those whose
-   * ticket satisfies {@code keepWaiting} (the client chose to wait for workers that may join).
+   * Removes the waiting entries that the pool could never hold any more, except those whose ticket
+   * satisfies {@code keepWaiting} (the client chose to wait for workers that may join).
    *
-   * @return the removed requests, in arrival order; {@link ResourcePool#neverFits} says why for each
+   * @return the removed entries, in queue order; {@link ResourcePool#neverFits} or
+   *     {@link ResourcePool#groupNeverFits} says why for each
    */
   public List<Waiting<T>> dropNeverFitting(Predicate<T> keepWaiting) {
     List<Waiting<T>> dropped = new ArrayList<>();
-    for (Iterator<Entry<T>> it = waiting.values().iterator(); it.hasNext(); ) {
+    for (Iterator<Entry<T>> it = queue.iterator(); it.hasNext(); ) {
       Entry<T> e = it.next();
       if (!feasible(e) && !keepWaiting.test(e.waiting.ticket())) {
-        it.remove();
-        unreserve(e);
+        remove(e, it);
         dropped.add(e.waiting);
       }
     }
@@ -240,55 +363,111 @@ public final class Scheduler<T> {
   }
 
   /**
-   * Why a request is still waiting: its place in the queue, the class of the reason, one sentence, and
-   * per group of alike workers the constraint that stops it. One pass over the queue and the workers.
+   * Why an entry is still waiting: its place in the queue, the class of the reason, one sentence, and
+   * per group of alike workers the constraint that stops it (for a group, that stops the first bundle
+   * that fits nowhere now). One pass over the queue and the workers.
    *
-   * @return empty when the request is not waiting (granted, cancelled or unknown)
+   * @return empty when the entry is not waiting (granted, cancelled or unknown)
    */
   public Optional<Reason> reason(long requestId) {
-    Entry<T> e = waiting.get(requestId);
+    Entry<T> e = byId.get(requestId);
     if (e == null) {
       return Optional.empty();
     }
-    int ahead = 0;
-    for (Long id : waiting.keySet()) {
-      if (id == requestId) {
-        break;
-      }
-      ahead++;
-    }
-    ResourceRequest r = e.request();
+    int ahead = queue.headSet(e).size();
+    return Optional.of(e.group() != null ? groupReason(e.group(), ahead) : requestReason(e.request(), ahead));
+  }
+
+  private Reason requestReason(ResourceRequest r, int ahead) {
     Explanation x = pool.explanation(r, DETAIL_LINES);
     Optional<PoolShapes.Verdict> never = pool.verdict(r);
     ReasonClass kind = classOf(r, never, () -> x);
     String summary = never.isPresent() ? never.get().sentence()
-        : kind == ReasonClass.QUEUED ? "it fits now only on workers reserved for earlier requests ("
-            + Texts.count(ahead, "request") + " waiting ahead of it)"
+        : kind == ReasonClass.QUEUED ? queued(ahead)
         : "no worker can hold " + r + " now (" + x.lines().get(0) + ")";
-    return Optional.of(new Reason(ahead, kind, summary, x.lines()));
+    return new Reason(ahead, kind, summary, x.lines());
+  }
+
+  private Reason groupReason(GroupRequest g, int ahead) {
+    int stuck = firstStuck(g);
+    Explanation x = stuck < 0 ? null : pool.explanation(g.bundles().get(stuck), DETAIL_LINES);
+    List<String> details = x == null ? List.of() : x.lines();
+    Optional<PoolShapes.Verdict> never = pool.groupVerdict(g);
+    if (never.isPresent()) {
+      return new Reason(ahead, classOf(never.get()), never.get().sentence(), details);
+    }
+    if (x != null) {
+      ResourceRequest b = g.bundles().get(stuck);
+      return new Reason(ahead, classOf(b, Optional.empty(), () -> x),
+          "bundle " + stuck + " (" + b + ") does not fit now: " + x.lines().get(0), details);
+    }
+    if (pool.groupFitsNow(g)) {
+      return new Reason(ahead, ReasonClass.QUEUED, queued(ahead), details);
+    }
+    return new Reason(ahead, ReasonClass.BUSY, together(g), details);
+  }
+
+  private static String queued(int ahead) {
+    return "it fits now only on workers reserved for earlier requests (" + Texts.count(ahead, "request")
+        + " waiting ahead of it)";
+  }
+
+  /** Why a group whose every bundle fits somewhere alone does not fit now: the strategy, in words. */
+  private static String together(GroupRequest g) {
+    int n = g.size();
+    return switch (g.strategy()) {
+      case STRICT_PACK -> "no worker holds all " + n + " bundles together now (STRICT_PACK)";
+      case STRICT_SPREAD -> "no " + n + " distinct workers hold the " + n + " bundles, one each, now (STRICT_SPREAD)";
+      default -> "its " + n + " bundles do not fit at once now (" + g.strategy() + ")";
+    };
+  }
+
+  /** The first bundle that fits on no worker now, or -1. */
+  private int firstStuck(GroupRequest g) {
+    for (int i = 0; i < g.size(); i++) {
+      if (pool.find(g.bundles().get(i), null) == null) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
-   * The classes of the reasons of the first {@code max} waiting requests, in arrival order: what
-   * {@link #reason} says of each, for metrics, without the sentences. A class is kept on its request
-   * while the pool stays the same, and worked out once per distinct request after it changed, so that
-   * asking again costs one pass over these requests.
+   * The classes of the reasons of the first {@code max} waiting entries, in queue order: what
+   * {@link #reason} says of each, for metrics, without the sentences. A class is kept on its entry
+   * while the pool stays the same, and worked out once per distinct request or group after it changed,
+   * so that asking again costs one pass over these entries.
    */
   public List<ReasonClass> reasonClasses(int max) {
     long version = pool.version();
-    Map<ResourceRequest, ReasonClass> worked = new HashMap<>();
-    List<ReasonClass> out = new ArrayList<>(Math.min(max, waiting.size()));
-    for (Entry<T> e : waiting.values()) {
+    Map<Object, ReasonClass> worked = new HashMap<>();
+    List<ReasonClass> out = new ArrayList<>(Math.min(max, queue.size()));
+    for (Entry<T> e : queue) {
       if (out.size() >= max) {
         break;
       }
       if (e.classAt != version) {
-        e.reasonClass = worked.computeIfAbsent(e.request(), r -> classOf(r, pool.verdict(r), () -> pool.explanation(r, 1)));
+        e.reasonClass = worked.computeIfAbsent(e.asked(), a -> e.group() != null ? groupClass(e.group())
+            : classOf(e.request(), pool.verdict(e.request()), () -> pool.explanation(e.request(), 1)));
         e.classAt = version;
       }
       out.add(e.reasonClass);
     }
     return out;
+  }
+
+  /** What {@link #groupReason} classes the group as, without its sentences. */
+  private ReasonClass groupClass(GroupRequest g) {
+    Optional<PoolShapes.Verdict> never = pool.groupVerdict(g);
+    if (never.isPresent()) {
+      return classOf(never.get());
+    }
+    int stuck = firstStuck(g);
+    if (stuck >= 0) {
+      ResourceRequest b = g.bundles().get(stuck);
+      return classOf(b, Optional.empty(), () -> pool.explanation(b, 1));
+    }
+    return pool.groupFitsNow(g) ? ReasonClass.QUEUED : ReasonClass.BUSY;
   }
 
   /**
@@ -297,11 +476,7 @@ public final class Scheduler<T> {
    */
   private ReasonClass classOf(ResourceRequest r, Optional<PoolShapes.Verdict> never, Supplier<Explanation> explanation) {
     if (never.isPresent()) {
-      return switch (never.get().kind()) {
-        case MODEL -> ReasonClass.MODEL;
-        case MEMORY -> ReasonClass.MEMORY;
-        default -> ReasonClass.NO_WORKER;
-      };
+      return classOf(never.get());
     }
     if (pool.find(r, null) != null) {
       return ReasonClass.QUEUED;
@@ -313,46 +488,124 @@ public final class Scheduler<T> {
     };
   }
 
+  private static ReasonClass classOf(PoolShapes.Verdict never) {
+    return switch (never.kind()) {
+      case MODEL -> ReasonClass.MODEL;
+      case MEMORY -> ReasonClass.MEMORY;
+      default -> ReasonClass.NO_WORKER;
+    };
+  }
+
+  /** The waiting entries in queue order. */
   public List<Waiting<T>> waiting() {
-    List<Waiting<T>> list = new ArrayList<>(waiting.size());
-    for (Entry<T> e : waiting.values()) {
+    List<Waiting<T>> list = new ArrayList<>(queue.size());
+    for (Entry<T> e : queue) {
       list.add(e.waiting);
     }
     return List.copyOf(list);
   }
 
   public int waitingCount() {
-    return waiting.size();
+    return queue.size();
   }
 
-  /** The worker reserved for a waiting request, if any (tests and status). */
+  /** The first worker reserved for a waiting entry, if any (tests and status). */
   public Optional<String> reservedWorker(long requestId) {
-    Entry<T> e = waiting.get(requestId);
-    return e == null ? Optional.empty() : Optional.ofNullable(e.reserved);
+    return reservedWorkers(requestId).stream().findFirst();
+  }
+
+  /** The workers reserved for a waiting entry, a group's one per bundle in bundle order; empty if none (tests and status). */
+  public List<String> reservedWorkers(long requestId) {
+    Entry<T> e = byId.get(requestId);
+    return e == null || e.reserved == null ? List.of() : e.reserved;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private Entry<T> enqueue(Waiting<T> w) {
+    Entry<T> e = new Entry<>(w);
+    queue.add(e);
+    byId.put(w.requestId(), e);
+    return e;
+  }
+
+  private void remove(Entry<T> e, Iterator<Entry<T>> it) {
+    it.remove();
+    byId.remove(e.waiting.requestId());
+    unreserve(e);
+  }
+
+  private void grant(Entry<T> e, List<Allocation> got, Iterator<Entry<T>> it, List<Grant<T>> grants) {
+    remove(e, it);
+    grants.add(new Grant<>(e.waiting.requestId(), e.waiting.ticket(), got));
+  }
+
+  /** Places the entry now on workers {@code avoid} does not name; null when it does not fit. */
+  private List<Allocation> placeNow(Entry<T> e, Predicate<String> avoid) {
+    if (e.group() != null) {
+      return pool.allocateGroup(jobIds, e.group(), avoid).orElse(null);
+    }
+    ResourcePool.Placement p = pool.find(e.request(), avoid);
+    return p == null ? null : List.of(pool.take(jobIds.get(), e.request(), p));
+  }
+
+  /** Workers reserved by entries that a newcomer of {@code priority} queues behind; null when none is reserved. */
+  private Predicate<String> reservedAhead(int priority) {
+    if (reservations.isEmpty()) {
+      return null;
+    }
+    return id -> {
+      Entry<T> owner = reservations.get(id);
+      return owner != null && owner.priority() >= priority;
+    };
+  }
+
+  /** Whether every reserved worker is still in service and reserved by no entry ahead. */
+  private boolean open(List<String> reserved, Set<String> blocked) {
+    for (String w : reserved) {
+      if (blocked.contains(w) || !pool.inService(w)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<String> listOf(String worker) {
+    return worker == null ? null : List.of(worker);
   }
 
   /** Feasibility, recomputed only when workers joined or left since it was last known. */
   private boolean feasible(Entry<T> e) {
     long version = pool.shapeVersion();
     if (e.feasibleAt != version) {
-      e.feasible = pool.canEverFit(e.request());
+      e.feasible = e.group() != null ? pool.canEverFitGroup(e.group()) : pool.canEverFit(e.request());
       e.feasibleAt = version;
     }
     return e.feasible;
   }
 
-  /** Reserves {@code workerId} for {@code e}, taking it from a later request that held it. */
-  private void reserve(Entry<T> e, String workerId) {
-    Entry<T> previous = reservations.put(workerId, e);
-    if (previous != null && previous != e) {
-      previous.reserved = null;
+  /**
+   * Reserves {@code workers} for {@code e}, taking them from later entries that held them: such an entry
+   * loses its whole reservation, as a group's workers make sense only together.
+   */
+  private void reserve(Entry<T> e, List<String> workers) {
+    for (String w : workers) {
+      Entry<T> previous = reservations.get(w);
+      if (previous != null && previous != e) {
+        unreserve(previous);
+      }
     }
-    e.reserved = workerId;
+    for (String w : workers) {
+      reservations.put(w, e);
+    }
+    e.reserved = workers;
   }
 
   private void unreserve(Entry<T> e) {
     if (e.reserved != null) {
-      reservations.remove(e.reserved, e);
+      for (String w : e.reserved) {
+        reservations.remove(w, e);
+      }
       e.reserved = null;
     }
   }
