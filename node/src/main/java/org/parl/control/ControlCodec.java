@@ -25,8 +25,12 @@ public final class ControlCodec implements MessageCodec<ControlMessage, ControlM
   /** Largest encoded message (a whole job log is the biggest). */
   public static final int MAX_BODY = 64 << 20;
 
-  /** The messages, and the gateway's request that an {@code Allocate} carries as the client sent it (named {@code Create}). */
-  private static final TypedJson JSON = new TypedJson(ControlMessage.class, GatewayRequest.Create.class);
+  /**
+   * The messages, and the gateway's requests that an {@code Allocate} and a {@code HoldGroup} carry as the
+   * client sent them (named {@code Create} and {@code ReserveGroup}).
+   */
+  private static final TypedJson JSON = new TypedJson(ControlMessage.class, GatewayRequest.Create.class,
+      GatewayRequest.ReserveGroup.class);
 
   /** Registers the codec on a node's event bus, once, for every {@link ControlMessage}. */
   public static void register(EventBus bus) {

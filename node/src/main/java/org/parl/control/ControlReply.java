@@ -2,6 +2,7 @@ package org.parl.control;
 
 import java.util.List;
 import org.parl.control.WorkerRequest.Launch;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.wire.Checks;
 import org.parl.internal.wire.Required;
 import org.parl.internal.wire.gateway.GatewayReply;
@@ -63,6 +64,16 @@ public sealed interface ControlReply extends ControlMessage {
     public Granted {
       Checks.present("launch", launch);
       Checks.name("workerNodeId", workerNodeId);
+    }
+  }
+
+  /**
+   * A placement group held: its id, and where each bundle is, in the order asked.
+   */
+  record GroupGranted(String groupId, List<GatewayReply.BundleHeld> bundles) implements ControlReply {
+    public GroupGranted {
+      Checks.name("groupId", groupId);
+      bundles = Checks.list("bundles", bundles, GroupRequest.MAX_BUNDLES);
     }
   }
 

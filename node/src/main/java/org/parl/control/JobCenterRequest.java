@@ -5,6 +5,7 @@ import org.parl.control.ControlReply.Cancelled;
 import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.GroupGranted;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
@@ -157,7 +158,32 @@ public sealed interface JobCenterRequest extends ControlMessage {
     }
   }
 
-  /** A client left: its waiting requests are given up. */
+  /**
+   * A client's placement group, as the gateway it asked received it: answered with {@link GroupGranted} when
+   * every bundle is held, or failed after {@code reserve.timeoutMs()}.
+   *
+   * @param gateway as for {@link Allocate}
+   * @param program as for {@link Allocate}
+   */
+  record HoldGroup(String clientId, String gateway, String program, GatewayRequest.ReserveGroup reserve)
+      implements JobCenterRequest, Request<GroupGranted> {
+    public HoldGroup {
+      Checks.name("clientId", clientId);
+      gateway = Checks.name("gateway", gateway, "?");
+      program = Checks.name("program", program, "?");
+      Checks.present("reserve", reserve);
+    }
+  }
+
+  /** A client removes its placement group: the actors in it are stopped and every unit returns. */
+  record DropGroup(String clientId, String groupId) implements JobCenterRequest, Request<Done> {
+    public DropGroup {
+      Checks.name("clientId", clientId);
+      Checks.name("groupId", groupId);
+    }
+  }
+
+  /** A client left: its waiting requests are given up, and its placement groups removed. */
   record CancelClient(String clientId) implements JobCenterRequest, Request<Cancelled> {
     public CancelClient {
       Checks.name("clientId", clientId);

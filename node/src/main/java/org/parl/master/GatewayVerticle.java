@@ -24,6 +24,7 @@ import org.parl.cluster.Addresses;
 import org.parl.cluster.ClusterInfo;
 import org.parl.cluster.ClusterNode;
 import org.parl.cluster.MapPublisher;
+import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Held;
 import org.parl.control.Dispatcher;
 import org.parl.control.Failures;
@@ -32,8 +33,10 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.Drain;
+import org.parl.control.JobCenterRequest.DropGroup;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.GetWaiting;
+import org.parl.control.JobCenterRequest.HoldGroup;
 import org.parl.control.LocalEvent.JobEnded;
 import org.parl.control.LocalEvent.MastersChanged;
 import org.parl.control.LocalEvent.WorkerLost;
@@ -84,6 +87,8 @@ public final class GatewayVerticle extends VerticleBase {
   private static final long ENDED_MEMORY_MS = Placer.LAUNCH_TIMEOUT_MS + 30_000;
   private static final int ENDED_MEMORY_MAX = 10_000;
   private static final long SNAPSHOT_TIMEOUT_MS = 10_000;
+  /** Beyond a group's own resource wait, how long the JobCenter may take to answer. */
+  private static final long GROUP_SLACK_MS = 30_000;
   /** How long a resuming client may wait for a new active master to finish rebuilding the pool. */
   private static final long RESUME_TIMEOUT_MS = 20_000;
   private static final long USE_MS = 2_000;
@@ -151,6 +156,8 @@ public final class GatewayVerticle extends VerticleBase {
     on(GatewayRequest.DrainHello.class, this::drain);
     on(Create.class, this::create);
     on(Kill.class, this::kill);
+    on(GatewayRequest.ReserveGroup.class, this::reserveGroup);
+    on(GatewayRequest.RemoveGroup.class, this::removeGroup);
     on(Ping.class, (s, r) -> s.send(new GatewayReply.Done(r.id())));
     on(GatewayRequest.ListWaiting.class, this::listWaiting);
     on(Authenticate.class, (s, r) -> s.fail(r.id(), ErrorKind.INVALID, "this connection has already authenticated"));
@@ -404,6 +411,29 @@ public final class GatewayVerticle extends VerticleBase {
           session.send(new GatewayReply.Created(r.id(), placement));
         })
         .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void reserveGroup(GatewaySession session, GatewayRequest.ReserveGroup r) {
+    HoldGroup hold = new HoldGroup(session.clientId(), node.memberId(), session.program(), r);
+    JobCenterCalls.request(vertx, masters, hold, r.timeoutMs() + GROUP_SLACK_MS)
+        .onSuccess(g -> {
+          if (session.closed()) { // the JobCenter removes a client's groups when it hears that the client left
+            dropGroup(session.clientId(), g.groupId());
+            return;
+          }
+          session.send(new GatewayReply.GroupReserved(r.id(), g.groupId(), g.bundles()));
+        })
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private void removeGroup(GatewaySession session, GatewayRequest.RemoveGroup r) {
+    dropGroup(session.clientId(), r.groupId())
+        .onSuccess(done -> session.send(new GatewayReply.Done(r.id())))
+        .onFailure(e -> session.fail(r.id(), Failures.kindOf(e), e.getMessage()));
+  }
+
+  private Future<Done> dropGroup(String clientId, String groupId) {
+    return JobCenterCalls.request(vertx, masters, new DropGroup(clientId, groupId), SNAPSHOT_TIMEOUT_MS, Placer.ATTEMPT_MS);
   }
 
   private void kill(GatewaySession session, Kill r) {

@@ -8,15 +8,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToLongFunction;
 import org.parl.control.ClusterType;
+import org.parl.control.ControlReply.GroupGranted;
 import org.parl.control.ControlReply.Snapshot;
 import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
+import org.parl.control.JobCenterRequest.HoldGroup;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GatewayReply;
 import org.parl.internal.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.GroupRecord;
 import org.parl.internal.wire.gateway.Job;
 import org.parl.internal.wire.gateway.WaitingCreate;
 import org.parl.internal.wire.gateway.WorkerState;
@@ -35,8 +40,22 @@ import org.parl.scheduler.WorkerView;
  */
 public final class JobCenter<H> {
 
-  /** A request granted after waiting, with the caller's handle. */
-  public record Granted<H>(H handle, Job job) {}
+  /** A request granted after waiting, with the caller's handle: an actor's job, or a placement group (the other null). */
+  public record Granted<H>(H handle, Job job, GroupGranted group) {
+
+    public Granted(H handle, Job job) {
+      this(handle, job, null);
+    }
+  }
+
+  /**
+   * A placement group that ended: the jobs of its actors, to stop (their allocations return as they end), and
+   * the workers of its bundles, whose vacancies changed.
+   */
+  public record GroupEnded(String groupId, String clientId, String cause, List<Job> jobs, List<String> workers) {}
+
+  /** The outcome of a group's submission: held now, or a queued request id to time out later. */
+  public record GroupSubmitted(long requestId, Optional<GroupGranted> group, GroupRequest request) {}
 
   /** A worker that left the pool, with the jobs it took along. */
   public record Lost(RegisterWorker worker, List<Job> jobs) {}
@@ -65,7 +84,24 @@ public final class JobCenter<H> {
    */
   public record Quarantined(GpuFault fault, List<Job> jobs) {}
 
-  private record Waiting<H>(Allocate request, H handle) {}
+  /**
+   * What waits in the queue: an actor's create, or a placement group with its bundles as admitted here (the
+   * others null), and the caller's handle.
+   */
+  private record Waiting<H>(Allocate request, HoldGroup group, GroupRequest admitted, H handle) {
+
+    String clientId() {
+      return request != null ? request.clientId() : group.clientId();
+    }
+
+    String gateway() {
+      return request != null ? request.gateway() : group.gateway();
+    }
+
+    boolean waitForWorkers() {
+      return request != null ? request.waitForWorkers() : group.reserve().waitForWorkers();
+    }
+  }
 
   /** How long after a JobCenter starts its workers may still be arriving. */
   static final long WORKERS_ARRIVING_NANOS = 3_000_000_000L;
@@ -77,6 +113,9 @@ public final class JobCenter<H> {
   private final Scheduler<Waiting<H>> scheduler;
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, Job> jobs = new LinkedHashMap<>();
+  private final PlacementGroups groups = new PlacementGroups();
+  /** Groups that ended with a worker they held, until the caller takes them ({@link #takeEndedGroups}). */
+  private final List<GroupEnded> endedGroups = new ArrayList<>();
   /** Which worker lends each physical GPU, by UUID: a GPU two workers report is lent by the first only. */
   private final Map<String, String> lenders = new HashMap<>();
   /** The GPUs of workers that left without a word, by UUID, while their jobs may still run. */
@@ -95,12 +134,21 @@ public final class JobCenter<H> {
    *     takeover, beyond every id the previous master may have handed out
    */
   public JobCenter(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient, long firstJobNumber) {
+    this(type, maxGpusPerActor, maxWaitingPerClient, firstJobNumber, System.nanoTime());
+  }
+
+  /** @param startedNanos when it started ({@link System#nanoTime}): workers are taken as arriving for a while after */
+  JobCenter(ClusterType type, int maxGpusPerActor, int maxWaitingPerClient, long firstJobNumber, long startedNanos) {
     this.maxWaitingPerClient = maxWaitingPerClient;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
     this.jobCounter = firstJobNumber - 1;
-    this.scheduler = new Scheduler<>(pool, () -> "job-" + (++jobCounter));
-    this.startedNanos = System.nanoTime();
+    this.scheduler = new Scheduler<>(pool, this::nextJobId);
+    this.startedNanos = startedNanos;
+  }
+
+  private String nextJobId() {
+    return "job-" + (++jobCounter);
   }
 
   /** The number in a job id {@code job-N}, or 0 for an id of another form. */
@@ -231,8 +279,19 @@ public final class JobCenter<H> {
     lenders.values().removeIf(workerId::equals);
     quarantine.forget(workerId);
     List<Job> lost = new ArrayList<>();
+    List<PlacementGroups.Slot> broken = new ArrayList<>();
     for (Allocation a : pool.removeWorker(workerId)) {
-      lost.add(jobs.remove(a.jobId()));
+      groups.slotOf(a.jobId()).ifPresent(broken::add);
+      Job job = jobs.remove(a.jobId());
+      if (job != null) {
+        lost.add(job);
+      }
+    }
+    for (PlacementGroups.Slot s : broken) {
+      if (groups.group(s.group.id).isPresent()) {
+        endedGroups.add(endGroup(s.group, "placement group " + s.group.id + " lost bundle " + s.index + " with worker "
+            + workerId + " on " + w.hostname()));
+      }
     }
     return Optional.of(new Lost(w, lost));
   }
@@ -277,31 +336,144 @@ public final class JobCenter<H> {
    */
   public Submitted submit(Allocate r, H handle) {
     ResourceRequest resources = Requests.admit(type, maxGpusPerActor, r.resources());
-    if (scheduler.waitingCount() >= maxWaitingPerClient && waitingOf(r.clientId()) >= maxWaitingPerClient) {
-      throw new Rejected(ErrorKind.INVALID, "client " + r.clientId() + " already has " + maxWaitingPerClient
+    if (r.create().group() != null) {
+      return new Submitted(0, Optional.of(intoBundle(r)), resources);
+    }
+    requireRoomToWait(r.clientId());
+    if (!waitsForWorkers(r.waitForWorkers())) {
+      pool.neverFits(resources).ifPresent(why -> {
+        throw new Rejected(ErrorKind.INVALID, neverMessage(resources.toString(), why));
+      });
+    }
+    Scheduler.Submitted s = scheduler.submit(resources, r.create().priority(), new Waiting<>(r, null, null, handle));
+    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)), resources);
+  }
+
+  /**
+   * Validates a placement group and holds it at once or queues it, like {@link #submit}.
+   *
+   * @throws Rejected when a bundle does not suit this cluster, or (unless it waits for workers) no worker,
+   *     or set of workers as its strategy needs, could ever hold the group
+   */
+  public GroupSubmitted submitGroup(HoldGroup r, H handle) {
+    GroupRequest asked = r.reserve().group();
+    List<ResourceRequest> admitted = new ArrayList<>(asked.size());
+    for (int i = 0; i < asked.size(); i++) {
+      try {
+        admitted.add(Requests.admit(type, maxGpusPerActor, asked.bundles().get(i)));
+      } catch (Rejected e) {
+        throw new Rejected(e.kind(), "bundle " + i + ": " + e.getMessage());
+      }
+    }
+    GroupRequest group = new GroupRequest(admitted, asked.strategy());
+    requireRoomToWait(r.clientId());
+    if (!waitsForWorkers(r.reserve().waitForWorkers())) {
+      pool.groupNeverFits(group).ifPresent(why -> {
+        throw new Rejected(ErrorKind.INVALID, neverMessage("placement group " + group, why));
+      });
+    }
+    Scheduler.GroupSubmitted s = scheduler.submitGroup(group, r.reserve().priority(), new Waiting<>(null, r, group, handle));
+    return new GroupSubmitted(s.requestId(), s.allocations().map(held -> hold(r, group, held)), group);
+  }
+
+  private void requireRoomToWait(String clientId) {
+    if (scheduler.waitingCount() >= maxWaitingPerClient && waitingOf(clientId) >= maxWaitingPerClient) {
+      throw new Rejected(ErrorKind.INVALID, "client " + clientId + " already has " + maxWaitingPerClient
           + " creates waiting for resources, the cap: wait for some to be served, or raise jobs.maxWaitingPerClient in "
           + LimitSettings.FILE + " on the master");
     }
-    if (!waitsForWorkers(r)) {
-      pool.neverFits(resources).ifPresent(why -> {
-        throw new Rejected(ErrorKind.INVALID, neverMessage(resources, why));
-      });
-    }
-    Scheduler.Submitted s = scheduler.submit(resources, new Waiting<>(r, handle));
-    return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)), resources);
   }
 
   /**
    * Whether a request no worker can hold waits for a worker to join: when its client asked so, and
    * for everybody while the workers of a new cluster (or of a takeover) are still arriving.
    */
-  private boolean waitsForWorkers(Allocate r) {
-    return r.waitForWorkers() || System.nanoTime() - startedNanos < WORKERS_ARRIVING_NANOS;
+  private boolean waitsForWorkers(boolean asked) {
+    return asked || System.nanoTime() - startedNanos < WORKERS_ARRIVING_NANOS;
   }
 
-  private static String neverMessage(ResourceRequest r, String why) {
-    return "no worker of this cluster could ever hold " + r + ": " + why + ". Ask for less, add a worker that can "
+  private static String neverMessage(String what, String why) {
+    return "no worker of this cluster could ever hold " + what + ": " + why + ". Ask for less, add a worker that can "
         + "hold it, or create with waitForWorkers(true) to wait for one";
+  }
+
+  /** The job of an actor created into a bundle of its client's group: the bundle's allocation, at once. */
+  private Job intoBundle(Allocate r) {
+    String id = r.create().group();
+    int index = r.create().bundle();
+    PlacementGroups.Group g = groups.group(id).orElseThrow(() -> groups.endOf(id)
+        .map(why -> new Rejected(ErrorKind.LOST, "placement group " + id + " is gone: " + why))
+        .orElseGet(() -> new Rejected(ErrorKind.INVALID, "no placement group " + id + " is held in this cluster")));
+    if (!g.clientId.equals(r.clientId())) {
+      throw new Rejected(ErrorKind.INVALID, "placement group " + id + " belongs to another client");
+    }
+    if (index >= g.slots.size()) {
+      throw new Rejected(ErrorKind.INVALID, "placement group " + id + " has bundles 0 to " + (g.slots.size() - 1)
+          + ", not " + index);
+    }
+    PlacementGroups.Slot slot = g.slots.get(index);
+    if (!slot.idle()) {
+      throw new Rejected(ErrorKind.INVALID, "bundle " + index + " of placement group " + id + " is held by job " + slot.jobId
+          + ": one actor at a time holds a bundle; end it first, or create into another bundle");
+    }
+    groups.occupy(slot);
+    return record(r, slot.held);
+  }
+
+  /** The one place a group is made: from the request and what the pool granted its bundles. */
+  private GroupGranted hold(HoldGroup r, GroupRequest group, List<Allocation> held) {
+    String id = "pg-" + (++jobCounter);
+    groups.add(id, r.clientId(), group, held);
+    return new GroupGranted(id, held.stream().map(a -> new GatewayReply.BundleHeld(a.workerId(),
+        workers.get(a.workerId()).hostname(), a.gpus())).toList());
+  }
+
+  /**
+   * Removes a client's placement group: its idle bundles return to the pool now; its actors' jobs are
+   * returned, for the caller to stop (what they hold returns as each ends).
+   *
+   * @return empty when the group is gone already
+   * @throws Rejected when the group is another client's
+   */
+  public Optional<GroupEnded> removeGroup(String groupId, String clientId) {
+    Optional<PlacementGroups.Group> g = groups.group(groupId);
+    if (g.isPresent() && !g.get().clientId.equals(clientId)) {
+      throw new Rejected(ErrorKind.INVALID, "placement group " + groupId + " belongs to another client");
+    }
+    return g.map(group -> endGroup(group, "its placement group " + groupId + " was removed"));
+  }
+
+  /** Removes every placement group of a client that left. */
+  public List<GroupEnded> removeGroupsOf(String clientId) {
+    return groups.groupsOf(clientId).stream()
+        .map(g -> endGroup(g, "its placement group " + g.id + " was removed with its client " + clientId)).toList();
+  }
+
+  /** The groups that ended with a worker that held one of their bundles since last asked: their jobs to stop. */
+  public List<GroupEnded> takeEndedGroups() {
+    List<GroupEnded> out = List.copyOf(endedGroups);
+    endedGroups.clear();
+    return out;
+  }
+
+  private GroupEnded endGroup(PlacementGroups.Group g, String cause) {
+    groups.remove(g.id, cause);
+    List<Job> running = new ArrayList<>();
+    for (PlacementGroups.Slot s : g.slots) {
+      if (!s.idle()) {
+        Optional.ofNullable(jobs.get(s.jobId)).ifPresent(running::add);
+      } else if (workers.containsKey(s.held.workerId())) {
+        pool.release(s.held.jobId());
+      }
+    }
+    List<String> on = g.slots.stream().map(s -> s.held.workerId()).filter(workers::containsKey).distinct().toList();
+    return new GroupEnded(g.id, g.clientId, cause, running, on);
+  }
+
+  /** The placement groups held now, for status and tests. */
+  public List<GroupRecord> groups() {
+    return groups.groups().stream().map(g -> new GroupRecord(g.id, g.clientId, g.request.strategy(),
+        g.slots.stream().map(s -> new GroupRecord.BundleState(s.held.workerId(), s.held.gpus(), s.jobId)).toList())).toList();
   }
 
   /**
@@ -312,9 +484,11 @@ public final class JobCenter<H> {
    */
   public Map<H, String> dropNeverFitting() {
     Map<H, String> dropped = new LinkedHashMap<>();
-    for (Scheduler.Waiting<Waiting<H>> w : scheduler.dropNeverFitting(t -> waitsForWorkers(t.request()))) {
-      String why = pool.neverFits(w.request()).orElse("no worker can hold it");
-      dropped.put(w.ticket().handle(), neverMessage(w.request(), why) + " (the last worker that could left)");
+    for (Scheduler.Waiting<Waiting<H>> w : scheduler.dropNeverFitting(t -> waitsForWorkers(t.waitForWorkers()))) {
+      String why = (w.group() != null ? pool.groupNeverFits(w.group()) : pool.neverFits(w.request()))
+          .orElse("no worker can hold it");
+      String what = w.group() != null ? "placement group " + w.group() : w.request().toString();
+      dropped.put(w.ticket().handle(), neverMessage(what, why) + " (the last worker that could left)");
     }
     return dropped;
   }
@@ -329,9 +503,11 @@ public final class JobCenter<H> {
     long now = System.nanoTime();
     List<WaitingCreate> out = new ArrayList<>();
     for (Scheduler.Waiting<Waiting<H>> w : scheduler.waiting()) {
-      Allocate r = w.ticket().request();
-      scheduler.reason(w.requestId()).ifPresent(why -> out.add(new WaitingCreate(w.requestId(), r.clientId(),
-          r.program(), r.actorClass(), Math.max(0, (now - w.sinceNanos()) / 1_000_000), w.request().toString(), why.ahead(),
+      Waiting<H> t = w.ticket();
+      String program = t.request() != null ? t.request().program() : t.group().program();
+      String actorClass = t.request() != null ? t.request().actorClass() : "placement group";
+      scheduler.reason(w.requestId()).ifPresent(why -> out.add(new WaitingCreate(w.requestId(), t.clientId(),
+          program, actorClass, Math.max(0, (now - w.sinceNanos()) / 1_000_000), w.words(), why.ahead(),
           why.kind().name().toLowerCase(java.util.Locale.ROOT), why.summary(),
           why.details().subList(0, Math.min(why.details().size(), WaitingCreate.MAX_DETAILS)))));
     }
@@ -442,7 +618,7 @@ public final class JobCenter<H> {
 
   /** How many requests of {@code clientId} wait now. */
   public int waitingOf(String clientId) {
-    return (int) scheduler.waiting().stream().filter(w -> w.ticket().request().clientId().equals(clientId)).count();
+    return (int) scheduler.waiting().stream().filter(w -> w.ticket().clientId().equals(clientId)).count();
   }
 
   /** Gives up a waiting request whose time ran out; empty if it was already served. */
@@ -452,12 +628,12 @@ public final class JobCenter<H> {
 
   /** Gives up every waiting request of a client that left; returns their handles. */
   public List<H> cancelClient(String clientId) {
-    return scheduler.cancelIf(w -> w.request().clientId().equals(clientId)).stream().map(Waiting::handle).toList();
+    return scheduler.cancelIf(w -> w.clientId().equals(clientId)).stream().map(Waiting::handle).toList();
   }
 
   /** Gives up every waiting request that came through the gateway of a master that left; returns their handles. */
   public List<H> cancelGateway(String gatewayMember) {
-    return scheduler.cancelIf(w -> w.request().gateway().equals(gatewayMember)).stream().map(Waiting::handle).toList();
+    return scheduler.cancelIf(w -> w.gateway().equals(gatewayMember)).stream().map(Waiting::handle).toList();
   }
 
   /** Which of these jobs {@code clientId} holds (a client resuming its session). */
@@ -472,13 +648,21 @@ public final class JobCenter<H> {
     return held;
   }
 
-  /** A job ended (or never started): its resources return and waiting requests are served. */
+  /**
+   * A job ended (or never started): its resources return and waiting requests are served; those of an
+   * actor in a placement group's bundle return to the bundle, under a fresh id.
+   */
   public Optional<Job> end(String jobId) {
     Job job = jobs.remove(jobId);
     if (job == null) {
       return Optional.empty();
     }
-    pool.release(jobId);
+    Optional<PlacementGroups.Slot> bundle = groups.slotOf(jobId);
+    if (bundle.isPresent()) {
+      groups.vacate(bundle.get(), pool.rename(jobId, nextJobId()));
+    } else {
+      pool.release(jobId);
+    }
     return Optional.of(job);
   }
 
@@ -486,7 +670,9 @@ public final class JobCenter<H> {
   public List<Granted<H>> drain() {
     List<Granted<H>> granted = new ArrayList<>();
     for (Scheduler.Grant<Waiting<H>> g : scheduler.drain()) {
-      granted.add(new Granted<>(g.ticket().handle(), record(g.ticket().request(), g.allocation())));
+      Waiting<H> t = g.ticket();
+      granted.add(t.group() != null ? new Granted<>(t.handle(), null, hold(t.group(), t.admitted(), g.allocations()))
+          : new Granted<>(t.handle(), record(t.request(), g.allocation())));
     }
     return granted;
   }
@@ -522,7 +708,7 @@ public final class JobCenter<H> {
   /** The most requests one client has waiting now, to compare with the per-client cap (0 when none waits). */
   public int mostWaitingOfOneClient() {
     Map<String, Integer> perClient = new HashMap<>();
-    scheduler.waiting().forEach(w -> perClient.merge(w.ticket().request().clientId(), 1, Integer::sum));
+    scheduler.waiting().forEach(w -> perClient.merge(w.ticket().clientId(), 1, Integer::sum));
     return perClient.values().stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 
@@ -534,8 +720,9 @@ public final class JobCenter<H> {
 
   public void checkInvariants() {
     pool.checkInvariants();
-    if (jobs.size() != pool.allocationCount()) {
-      throw new IllegalStateException("pool invariant broken: " + jobs.size() + " jobs but "
+    int idle = groups.idleBundles();
+    if (jobs.size() + idle != pool.allocationCount()) {
+      throw new IllegalStateException("pool invariant broken: " + jobs.size() + " jobs and " + idle + " idle bundles but "
           + pool.allocationCount() + " allocations");
     }
   }

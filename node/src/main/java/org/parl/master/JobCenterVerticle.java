@@ -28,6 +28,7 @@ import org.parl.control.ControlReply.Cancelled;
 import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.GroupGranted;
 import org.parl.control.ControlReply.QueueFigures;
 import org.parl.control.ControlReply.Registered;
 import org.parl.control.ControlReply.Snapshot;
@@ -38,11 +39,13 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.Drain;
+import org.parl.control.JobCenterRequest.DropGroup;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.JobCenterRequest.GpuHealth;
+import org.parl.control.JobCenterRequest.HoldGroup;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
@@ -50,9 +53,9 @@ import org.parl.control.LocalEvent.WorkerLost;
 import org.parl.control.WorkerRequest.KillJob;
 import org.parl.control.WorkerRequest.Launch;
 import org.parl.ha.Masters;
-import org.parl.internal.resources.ResourceRequest;
 import org.parl.internal.wire.BadMessageException;
 import org.parl.internal.wire.ErrorKind;
+import org.parl.internal.wire.gateway.GatewayReply;
 import org.parl.internal.wire.gateway.GpuFault;
 import org.parl.internal.wire.gateway.Job;
 import org.slf4j.Logger;
@@ -89,7 +92,7 @@ public final class JobCenterVerticle extends VerticleBase {
   private final int maxGpusPerActor;
   private final int maxWaitingPerClient;
   private final Supplier<Masters> masters;
-  private JobCenter<Promise<Granted>> center;
+  private JobCenter<Waiter> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
   /** Jobs granted since this JobCenter started (counted on its event loop). */
@@ -111,6 +114,26 @@ public final class JobCenterVerticle extends VerticleBase {
   private LossDetection detection;
 
   private record Report(RegisterWorker worker, Promise<Registered> answer) {}
+
+  /** Who waits in the JobCenter's queue: a create's reply, or a placement group's. */
+  private sealed interface Waiter {
+
+    void fail(Throwable cause);
+
+    record ForActor(Promise<Granted> reply) implements Waiter {
+      @Override
+      public void fail(Throwable cause) {
+        reply.tryFail(cause);
+      }
+    }
+
+    record ForGroup(Promise<GroupGranted> reply) implements Waiter {
+      @Override
+      public void fail(Throwable cause) {
+        reply.tryFail(cause);
+      }
+    }
+  }
 
   /** Most jobs remembered as stopped here, whose worker will still report their end. */
   private static final int STOPPED_REMEMBERED = 4096;
@@ -148,6 +171,8 @@ public final class JobCenterVerticle extends VerticleBase {
         .on(RegisterWorker.class, this::register)
         .on(UnregisterWorker.class, r -> whenServing(() -> unregister(r)))
         .on(Allocate.class, r -> whenServing(() -> allocate(r)))
+        .on(HoldGroup.class, r -> whenServing(() -> holdGroup(r)))
+        .on(DropGroup.class, r -> whenServing(() -> dropGroup(r)))
         .on(EndJob.class, r -> whenServing(() -> end(r)))
         .on(CancelClient.class, r -> whenServing(() -> cancel(r)))
         .on(ClaimJobs.class, r -> whenServing(() -> Future.succeededFuture(
@@ -233,7 +258,7 @@ public final class JobCenterVerticle extends VerticleBase {
       return;
     }
     List<RegisterWorker> reported = reports.values().stream().map(Report::worker).toList();
-    Rebuild.Rebuilt<Promise<Granted>> r = Rebuild.run(type, maxGpusPerActor, maxWaitingPerClient, mappedWorkers,
+    Rebuild.Rebuilt<Waiter> r = Rebuild.run(type, maxGpusPerActor, maxWaitingPerClient, mappedWorkers,
         mappedJobs, reported);
     center = r.center();
     for (String id : r.dropped()) {
@@ -246,7 +271,7 @@ public final class JobCenterVerticle extends VerticleBase {
     }
     for (Report report : reports.values()) {
       RegisterWorker w = report.worker();
-      JobCenter.Registration<Promise<Granted>> reg = r.registrations().get(w.workerId());
+      JobCenter.Registration<Waiter> reg = r.registrations().get(w.workerId());
       if (reg == null) {
         report.answer().fail(Failures.exception(ErrorKind.INVALID, r.refused().get(w.workerId())));
       } else {
@@ -292,7 +317,7 @@ public final class JobCenterVerticle extends VerticleBase {
       vertx.setTimer(leaseLeftMs + 1, t -> leaseOver.complete());
       return leaseOver.future().compose(v -> register(w));
     }
-    JobCenter.Registration<Promise<Granted>> reg;
+    JobCenter.Registration<Waiter> reg;
     try {
       reg = center.register(w);
     } catch (Rejected r) {
@@ -303,7 +328,7 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   /** Publishes a worker that joined (with the jobs the pool adopted from it) and serves what waited for it. */
-  private Registered registered(RegisterWorker w, JobCenter.Registration<Promise<Granted>> reg) {
+  private Registered registered(RegisterWorker w, JobCenter.Registration<Waiter> reg) {
     node.memberOfNode(w.nodeId()).ifPresent(member -> nodesByMember.put(member, w.nodeId()));
     log.info("worker {} joined from {} ({}): {}{}", w.workerId(), w.hostname(), w.host(),
         type == ClusterType.GPU ? "GPUs " + w.gpus() : type == ClusterType.MIXED ? w.cpus() + " CPUs and GPUs " + w.gpus()
@@ -336,7 +361,7 @@ public final class JobCenterVerticle extends VerticleBase {
     Promise<Granted> reply = Promise.promise();
     JobCenter.Submitted submitted;
     try {
-      submitted = center.submit(request, reply);
+      submitted = center.submit(request, new Waiter.ForActor(reply));
     } catch (Rejected r) {
       return Failures.future(r.kind(), r.getMessage());
     }
@@ -344,11 +369,65 @@ public final class JobCenterVerticle extends VerticleBase {
       return Future.succeededFuture(granted(submitted.job().get()));
     }
     long requestId = submitted.requestId();
-    long timer = vertx.setTimer(Math.max(1, request.timeoutMs()), t -> {
-      String message = timeoutMessage(request, submitted.resources(), center.reason(requestId));
-      center.timeout(requestId).ifPresent(p -> p.fail(Failures.exception(ErrorKind.RESOURCE, message)));
+    return timed(reply, requestId, request.timeoutMs(),
+        () -> timeoutMessage("no worker had " + submitted.resources().vacantWords(), request.timeoutMs(), center.reason(requestId)));
+  }
+
+  private Future<GroupGranted> holdGroup(HoldGroup request) {
+    Promise<GroupGranted> reply = Promise.promise();
+    JobCenter.GroupSubmitted submitted;
+    try {
+      submitted = center.submitGroup(request, new Waiter.ForGroup(reply));
+    } catch (Rejected r) {
+      return Failures.future(r.kind(), r.getMessage());
+    }
+    if (submitted.group().isPresent()) {
+      return Future.succeededFuture(heldGroup(submitted.group().get()));
+    }
+    long requestId = submitted.requestId();
+    long timeoutMs = request.reserve().timeoutMs();
+    return timed(reply, requestId, timeoutMs, () -> timeoutMessage("no placement held placement group " + submitted.request(),
+        timeoutMs, center.reason(requestId)));
+  }
+
+  /** A waiting request's answer, failed with {@code message} when {@code timeoutMs} runs out first. */
+  private <T> Future<T> timed(Promise<T> reply, long requestId, long timeoutMs, Supplier<String> message) {
+    long timer = vertx.setTimer(Math.max(1, timeoutMs), t -> {
+      String why = message.get();
+      center.timeout(requestId).ifPresent(w -> w.fail(Failures.exception(ErrorKind.RESOURCE, why)));
     });
     return reply.future().onComplete(ar -> vertx.cancelTimer(timer));
+  }
+
+  private GroupGranted heldGroup(GroupGranted g) {
+    log.info("placement group {} held: {}", g.groupId(),
+        g.bundles().stream().map(b -> b.workerId() + (b.gpus().isEmpty() ? "" : " GPUs " + b.gpus())).toList());
+    g.bundles().stream().map(GatewayReply.BundleHeld::workerId).distinct().forEach(this::publishWorker);
+    return g;
+  }
+
+  private Future<Done> dropGroup(DropGroup r) {
+    try {
+      center.removeGroup(r.groupId(), r.clientId()).ifPresent(this::groupEnded);
+    } catch (Rejected e) {
+      return Failures.future(e.kind(), e.getMessage());
+    }
+    grant(center.drain());
+    return DONE;
+  }
+
+  /**
+   * A placement group ended: its idle bundles are back in the pool; its actors are stopped, and what they
+   * hold returns when their workers report them ended, so that nothing is lent again while they may run.
+   */
+  private void groupEnded(JobCenter.GroupEnded ended) {
+    log.info("placement group {} of client {} ended ({}): stopping its {} actor(s)", ended.groupId(), ended.clientId(),
+        ended.cause(), ended.jobs().size());
+    for (Job job : ended.jobs()) {
+      OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), ended.cause()), KILL_TIMEOUT_MS)
+          .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+    }
+    ended.workers().forEach(this::publishWorker);
   }
 
   /** Only for the job's own worker: anyone else's report would free GPUs that a live job still uses. */
@@ -448,8 +527,9 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Future<Cancelled> cancel(CancelClient r) {
-    List<Promise<Granted>> cancelled = center.cancelClient(r.clientId());
-    cancelled.forEach(p -> p.tryFail(Failures.exception(ErrorKind.LOST, "client " + r.clientId() + " disconnected")));
+    List<Waiter> cancelled = center.cancelClient(r.clientId());
+    cancelled.forEach(w -> w.fail(Failures.exception(ErrorKind.LOST, "client " + r.clientId() + " disconnected")));
+    center.removeGroupsOf(r.clientId()).forEach(this::groupEnded);
     grant(center.drain());
     return Future.succeededFuture(new Cancelled(cancelled.size()));
   }
@@ -464,9 +544,9 @@ public final class JobCenterVerticle extends VerticleBase {
       serving.future().onSuccess(v -> memberGone(left));
       return;
     }
-    List<Promise<Granted>> orphaned = center.cancelGateway(left.memberId());
+    List<Waiter> orphaned = center.cancelGateway(left.memberId());
     if (!orphaned.isEmpty()) {
-      orphaned.forEach(p -> p.tryFail(Failures.exception(ErrorKind.LOST, "the master that asked left")));
+      orphaned.forEach(w -> w.fail(Failures.exception(ErrorKind.LOST, "the master that asked left")));
       grant(center.drain());
     }
     String nodeId = nodesByMember.remove(left.memberId());
@@ -503,6 +583,7 @@ public final class JobCenterVerticle extends VerticleBase {
 
   /** The worker and its jobs leave the pool and the maps: nothing is placed there any more. */
   private void removed(JobCenter.Lost lost) {
+    center.takeEndedGroups().forEach(this::groupEnded);
     failNeverFitting();
     jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());
@@ -519,9 +600,13 @@ public final class JobCenterVerticle extends VerticleBase {
     ControlBus.publish(vertx, Addresses.WORKER_LOST, new WorkerLost(lost.worker().workerId(), cause));
   }
 
-  private void grant(List<JobCenter.Granted<Promise<Granted>>> granted) {
-    for (JobCenter.Granted<Promise<Granted>> g : granted) {
-      g.handle().complete(granted(g.job()));
+  private void grant(List<JobCenter.Granted<Waiter>> granted) {
+    for (JobCenter.Granted<Waiter> g : granted) {
+      if (g.handle() instanceof Waiter.ForActor a) {
+        a.reply().complete(granted(g.job()));
+      } else if (g.handle() instanceof Waiter.ForGroup w) {
+        w.reply().complete(heldGroup(g.group()));
+      }
     }
   }
 
@@ -545,8 +630,8 @@ public final class JobCenterVerticle extends VerticleBase {
     return center.jobs().stream().map(Job::jobId).toList();
   }
 
-  private String timeoutMessage(Allocate r, ResourceRequest resources, Optional<String> reason) {
-    return "no worker had " + resources.vacantWords() + " within " + (r.timeoutMs() / 1000.0) + " s ("
+  private String timeoutMessage(String what, long timeoutMs, Optional<String> reason) {
+    return what + " within " + (timeoutMs / 1000.0) + " s ("
         + center.workerCount() + " worker(s), " + center.jobs().size() + " job(s) running, " + (center.waitingCount() - 1)
         + " other request(s) waiting); last reason: " + reason.orElse("none known")
         + ". Close actors, add workers, or wait longer (ConnectOptions.resourceWaitTimeout)";
@@ -567,7 +652,7 @@ public final class JobCenterVerticle extends VerticleBase {
 
   /** Fails at once the waiting requests that no worker left could hold, instead of letting them wait out their time. */
   private void failNeverFitting() {
-    center.dropNeverFitting().forEach((promise, why) -> promise.tryFail(Failures.exception(ErrorKind.INVALID, why)));
+    center.dropNeverFitting().forEach((waiter, why) -> waiter.fail(Failures.exception(ErrorKind.INVALID, why)));
   }
 
   private Snapshot snapshot() {

@@ -1,10 +1,12 @@
 package org.parl.control;
 
 import java.util.List;
+import org.parl.PlacementStrategy;
 import org.parl.control.ControlReply.Cancelled;
 import org.parl.control.ControlReply.Claimed;
 import org.parl.control.ControlReply.Done;
 import org.parl.control.ControlReply.Granted;
+import org.parl.control.ControlReply.GroupGranted;
 import org.parl.control.ControlReply.Held;
 import org.parl.control.ControlReply.JobList;
 import org.parl.control.ControlReply.JobLog;
@@ -19,12 +21,14 @@ import org.parl.control.JobCenterRequest.Allocate;
 import org.parl.control.JobCenterRequest.CancelClient;
 import org.parl.control.JobCenterRequest.ClaimJobs;
 import org.parl.control.JobCenterRequest.Drain;
+import org.parl.control.JobCenterRequest.DropGroup;
 import org.parl.control.JobCenterRequest.EndJob;
 import org.parl.control.JobCenterRequest.GetQueue;
 import org.parl.control.JobCenterRequest.GetSnapshot;
 import org.parl.control.JobCenterRequest.GetWaiting;
 import org.parl.control.JobCenterRequest.GpuCondition;
 import org.parl.control.JobCenterRequest.GpuHealth;
+import org.parl.control.JobCenterRequest.HoldGroup;
 import org.parl.control.JobCenterRequest.RegisterWorker;
 import org.parl.control.JobCenterRequest.UnregisterWorker;
 import org.parl.control.LocalEvent.JobEnded;
@@ -36,8 +40,11 @@ import org.parl.control.WorkerRequest.Launch;
 import org.parl.control.WorkerRequest.ListJobs;
 import org.parl.control.WorkerRequest.ReadLog;
 import org.parl.control.WorkerRequest.ReadStatus;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
+import org.parl.internal.wire.gateway.GatewayReply.BundleHeld;
 import org.parl.internal.wire.gateway.GatewayRequest.Create;
+import org.parl.internal.wire.gateway.GatewayRequest.ReserveGroup;
 import org.parl.internal.wire.gateway.GpuFault;
 import org.parl.internal.wire.gateway.Job;
 import org.parl.internal.wire.gateway.JobPlacement;
@@ -61,6 +68,10 @@ final class Samples {
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
         new UnregisterWorker("w-a", "node-1"),
         new Allocate("c-1", "m-1", "my.Main", new Create(7, new ResourceRequest(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
+        new Allocate("c-1", "m-1", "my.Main", new Create(8, new ResourceRequest(1, 1), 30_000, "my.Actor", false, 7, "pg-3", 1)),
+        new HoldGroup("c-1", "m-1", "my.Main", new ReserveGroup(9, new GroupRequest(List.of(new ResourceRequest(1, 1),
+            ResourceRequest.ofCpus(2)), PlacementStrategy.STRICT_SPREAD), 30_000, true, 5)),
+        new DropGroup("c-1", "pg-3"),
         new EndJob("job-7", "w-a", "exit 1", true),
         new CancelClient("c-1"),
         new GetSnapshot(),
@@ -78,6 +89,7 @@ final class Samples {
         new Done(),
         new Registered(ClusterType.GPU, List.of("job-9")),
         new Granted(new Launch(JOB, "m-1"), "node-1"),
+        new GroupGranted("pg-3", List.of(new BundleHeld("w-a", "host-a", List.of(2)), new BundleHeld("w-b", "host-b", List.of()))),
         new Cancelled(2),
         new QueueFigures(3, 1500),
         new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.parl.PlacementStrategy;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 import org.parl.internal.wire.BadMessageException;
 import org.parl.internal.wire.ErrorKind;
@@ -34,6 +36,10 @@ class GatewayCodecTest {
       new GatewayRequest.MonitorHello(3),
       new GatewayRequest.StatusHello(4),
       new GatewayRequest.Create(5, new ResourceRequest(0, 2, 0, 0, null, 512), 30_000, "my.Actor", false),
+      new GatewayRequest.Create(11, ResourceRequest.ofCpus(1), 0, "my.Actor", false, 100, "pg-2", 3),
+      new GatewayRequest.ReserveGroup(12, new GroupRequest(List.of(new ResourceRequest(1, 0, 250, 4096, "H100", 0),
+          ResourceRequest.ofCpus(2)), PlacementStrategy.PACK), 30_000, false, 3),
+      new GatewayRequest.RemoveGroup(13, "pg-2"),
       new GatewayRequest.Kill(6, "job-1"),
       new GatewayRequest.Ping(7),
       new GatewayRequest.ListWaiting(9),
@@ -56,7 +62,9 @@ class GatewayCodecTest {
       new GatewayReply.JobEnded("job-2", "w-1", "GPU 1 is faulty", true, new GpuFault("w-1", 1, "GPU-1", "lost")),
       new GatewayReply.Challenge("12".repeat(32)),
       new GatewayReply.Authenticated(8, "e9".repeat(32)),
-      new GatewayReply.Failed(8L, ErrorKind.UNAUTHENTICATED, "authentication failed"));
+      new GatewayReply.Failed(8L, ErrorKind.UNAUTHENTICATED, "authentication failed"),
+      new GatewayReply.GroupReserved(12, "pg-2", List.of(new GatewayReply.BundleHeld("w-1", "host", List.of(0, 1)),
+          new GatewayReply.BundleHeld("w-2", "host2", List.of()))));
 
   /** A nonce and a proof of the right form. */
   private static final String N = "ab".repeat(32);
@@ -77,7 +85,7 @@ class GatewayCodecTest {
       assertEquals(r, GatewayCodec.reply(Buffer.buffer(GatewayCodec.encode(r))));
       covered.add(r.getClass().getSimpleName());
     }
-    assertEquals(21, covered.size(), "one instance of every message type: " + covered);
+    assertEquals(24, covered.size(), "one instance of every message type: " + covered);
   }
 
   @Test
@@ -107,6 +115,9 @@ class GatewayCodecTest {
     assertEquals(new GatewayRequest.ClientHello(1, "?", "?", null), GatewayCodec.request(line("{\"type\":\"ClientHello\",\"id\":1}")));
   }
 
+  private static final String RESERVE_PACK =
+      "{\"type\":\"ReserveGroup\",\"id\":18,\"timeoutMs\":1,\"group\":{\"bundles\":[{\"cpus\":1}],\"strategy\":\"PACK\"}}";
+
   @Test
   void badRequestsAreRefusedWithTheReasonAndTheirId() {
     List<String[]> cases = List.of(
@@ -130,6 +141,18 @@ class GatewayCodecTest {
         new String[] {"{\"type\":\"Create\",\"id\":10,\"timeoutMs\":1,\"resources\":{}}",
             "field 'resources': a request must ask for at least one CPU or some GPU", "10"},
         new String[] {"{\"type\":\"Kill\",\"id\":11}", "field 'jobId' must be a non-empty string", "11"},
+        new String[] {"{\"type\":\"Create\",\"id\":14,\"timeoutMs\":1,\"resources\":{\"cpus\":1},\"priority\":-1}",
+            "field 'priority' must be between 0 and 100", "14"},
+        new String[] {"{\"type\":\"Create\",\"id\":15,\"timeoutMs\":1,\"resources\":{\"cpus\":1},\"group\":\"pg-1\"}",
+            "fields 'group' and 'bundle' come together or not at all", "15"},
+        new String[] {"{\"type\":\"Create\",\"id\":16,\"timeoutMs\":1,\"resources\":{\"cpus\":1},\"group\":\"pg-1\",\"bundle\":-1}",
+            "field 'bundle' must be between 0 and 1023", "16"},
+        new String[] {"{\"type\":\"ReserveGroup\",\"id\":17,\"timeoutMs\":1,\"group\":{\"bundles\":[],\"strategy\":\"PACK\"}}",
+            "a placement group needs at least one bundle", "17"},
+        new String[] {RESERVE_PACK.replace("PACK", "TIGHT"), "strategy", "18"},
+        new String[] {RESERVE_PACK.replace("\"id\":18", "\"id\":19,\"priority\":101"), "field 'priority' must be between 0 and 100",
+            "19"},
+        new String[] {"{\"type\":\"RemoveGroup\",\"id\":20}", "field 'groupId' must be a non-empty string", "20"},
         new String[] {"{\"type\":\"Ping\",\"id\":1.5}", "field 'id' must be an integer", null},
         new String[] {"{\"type\":\"ClientHello\",\"id\":12,\"resumeClientId\":\"c-1\",\"resumeTicket\":\"guess\"}",
             "field 'resumeTicket' must be 32 bytes as 64 lowercase hex digits", "12"},
