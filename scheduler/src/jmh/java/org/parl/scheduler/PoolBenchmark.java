@@ -20,7 +20,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
+import org.parl.PlacementStrategy;
 import org.parl.internal.resources.Allocation;
+import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.resources.ResourceRequest;
 
 /**
@@ -43,6 +45,8 @@ import org.parl.internal.resources.ResourceRequest;
  *   <li>{@link #schedulerSubmitDrain}: the same kind of stream through {@link Scheduler}: one op
  *       = either submit one request (granted at once or queued) or release the oldest live job
  *       and drain the queue, in the same 50-80% band; while requests wait, every op releases.
+ *   <li>{@link #groupReserveRelease}: one op = place a STRICT_SPREAD group of four 1-GPU bundles
+ *       (all or nothing) + release its four jobs, on a pool pre-filled like {@link #allocateRelease1Gpu}'s.
  * </ul>
  *
  * <p>Run with {@code bench/jmh.sh}.
@@ -73,6 +77,8 @@ public class PoolBenchmark {
     new ResourceRequest(0, 0, 600, 0, null), new ResourceRequest(0, 0, 0, 4_096, null),
     new ResourceRequest(0, 0, 0, 8_192, null), new ResourceRequest(1, 0, 250, 8_192, "A100")
   };
+  static final GroupRequest SPREAD_4 = new GroupRequest(List.of(ONE_GPU, ONE_GPU, ONE_GPU, ONE_GPU),
+      PlacementStrategy.STRICT_SPREAD);
   /** Length of the pre-drawn request streams (a power of two). */
   static final int STREAM = 1 << 16;
 
@@ -121,11 +127,12 @@ public class PoolBenchmark {
     }
     totalGpus = workers * GPUS_PER_WORKER;
     usedGpus = 0;
-    // allocateRelease1Gpu frees each id at once, so a small ring will do. In mixedStream the live
+    // allocateRelease1Gpu and groupReserveRelease free each id at once, so a small ring will do. In mixedStream the live
     // jobs are the most recent successful allocations (at most totalGpus of them); the scheduler
     // also burns ids on failed attempts, so it gets a wide margin. Reusing an id that is still
     // live would make allocate() throw, so a ring that is too small fails loudly.
-    int minRing = benchmark.endsWith("allocateRelease1Gpu") || mixed ? 1024
+    boolean group = benchmark.endsWith("groupReserveRelease");
+    int minRing = benchmark.endsWith("allocateRelease1Gpu") || mixed || group ? 1024
         : benchmark.endsWith("mixedStream") ? 2 * totalGpus : 16 * totalGpus;
     int ringSize = Integer.highestOneBit(Math.max(1024, minRing) - 1) << 1;
     ring = new String[ringSize];
@@ -146,7 +153,7 @@ public class PoolBenchmark {
     }
     cursor = 0;
 
-    if (benchmark.endsWith("allocateRelease1Gpu")) {
+    if (benchmark.endsWith("allocateRelease1Gpu") || group) {
       prefillHalf(new Random(42L + workers));
     } else if (mixed) {
       for (int i = 0; i < STREAM; i++) {
@@ -231,6 +238,19 @@ public class PoolBenchmark {
     }
     bh.consume(a);
     bh.consume(pool.release(job));
+  }
+
+  /** One op = place a 4-bundle STRICT_SPREAD group of 1-GPU bundles + release its 4 jobs. */
+  @Benchmark
+  public void groupReserveRelease(Blackhole bh) {
+    Optional<List<Allocation>> g = pool.allocateGroup(this::nextJobId, SPREAD_4);
+    if (g.isEmpty()) {
+      throw new IllegalStateException("a half-full pool refused " + SPREAD_4);
+    }
+    List<Allocation> bundles = g.get();
+    for (int i = 0; i < bundles.size(); i++) {
+      bh.consume(pool.release(bundles.get(i).jobId()));
+    }
   }
 
   /** One op = allocate one request of the whole/share/budget mix + release the same job. */
