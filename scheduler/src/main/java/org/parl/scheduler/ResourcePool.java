@@ -609,6 +609,16 @@ public final class ResourcePool {
     return w == null ? null : w.id;
   }
 
+  /** The workers, in the order they joined (for the victim search). */
+  Collection<PoolWorker> workerList() {
+    return workers.values();
+  }
+
+  /** Whether the job holds resources in the pool. */
+  public boolean holds(String jobId) {
+    return allocations.containsKey(jobId);
+  }
+
   /** Whether the worker is in the pool and not drained. */
   boolean inService(String workerId) {
     PoolWorker w = workers.get(workerId);

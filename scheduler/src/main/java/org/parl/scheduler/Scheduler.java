@@ -153,6 +153,10 @@ public final class Scheduler<T> {
     /** The class of its reason while the pool is at version {@link #classAt} ({@link ResourcePool#version}). */
     ReasonClass reasonClass;
     long classAt = -1;
+    /** Whether it may preempt jobs of lower priority ({@link #takePreemptions}). */
+    boolean preempt;
+    /** The jobs being preempted for it; it searches again only once they have all ended. */
+    Set<String> claims = Set.of();
 
     Entry(Waiting<T> waiting) {
       this.waiting = waiting;
@@ -210,6 +214,14 @@ public final class Scheduler<T> {
    * @throws IllegalArgumentException if the request is null, or the job id drawn holds resources already
    */
   public Submitted submit(ResourceRequest request, int priority, T ticket) {
+    return submit(request, priority, false, ticket);
+  }
+
+  /**
+   * {@link #submit(ResourceRequest, int, Object)}, for a request that, with {@code preempt}, may have jobs
+   * of lower priority preempted for it while it waits ({@link #takePreemptions}).
+   */
+  public Submitted submit(ResourceRequest request, int priority, boolean preempt, T ticket) {
     if (request == null) {
       throw new IllegalArgumentException("a request is needed, not null");
     }
@@ -220,6 +232,7 @@ public final class Scheduler<T> {
       return new Submitted(id, Optional.of(pool.take(jobIds.get(), request, p)));
     }
     Entry<T> e = enqueue(new Waiting<>(id, request, null, priority, ticket, System.nanoTime()));
+    e.preempt = preempt;
     if (feasible(e)) {
       String w = pool.reservationFor(request, ahead);
       if (w != null) {
@@ -317,6 +330,52 @@ public final class Scheduler<T> {
       }
     }
     return grants;
+  }
+
+  /** Jobs to preempt for a waiting request, on its worker. */
+  public record Preemption<T>(long requestId, T ticket, String workerId, List<String> victims) {}
+
+  /**
+   * Picks the jobs to preempt for waiting requests that may preempt ({@link #submit(ResourceRequest, int,
+   * boolean, Object)}), in queue order: for each one that can ever fit, does not fit now on a worker not
+   * reserved ahead of it, and has no preemption under way, the victims that {@code jobs} allows on one
+   * worker (jobs of strictly lower priority; never a job already claimed for another request), as few as
+   * possible. The request then holds a reservation on that worker, so that what the victims free goes to it
+   * (or to a request ahead of it). Nothing is released here: the caller stops the victims and releases each
+   * as it ends, then drains.
+   */
+  public List<Preemption<T>> takePreemptions(Preemptible jobs) {
+    List<Preemption<T>> out = new ArrayList<>();
+    Set<String> claimed = new HashSet<>();
+    boolean anyToSearch = false;
+    for (Entry<T> e : queue) {
+      if (e.preempt) {
+        e.claims.stream().filter(pool::holds).forEach(claimed::add);
+        anyToSearch |= e.claims.stream().noneMatch(pool::holds);
+      }
+    }
+    if (!anyToSearch) {
+      return out;
+    }
+    Set<String> blocked = new HashSet<>();
+    for (Entry<T> e : queue) {
+      if (e.preempt && e.request() != null && feasible(e) && e.claims.stream().noneMatch(pool::holds)
+          && pool.find(e.request(), blocked::contains) == null) {
+        Optional<VictimSearch.Victims> v = VictimSearch.find(pool, e.request(), e.priority(), jobs, claimed,
+            blocked::contains);
+        if (v.isPresent()) {
+          e.claims = Set.copyOf(v.get().jobIds());
+          claimed.addAll(e.claims);
+          unreserve(e);
+          reserve(e, List.of(v.get().workerId()));
+          out.add(new Preemption<>(e.waiting.requestId(), e.waiting.ticket(), v.get().workerId(), v.get().jobIds()));
+        }
+      }
+      if (e.reserved != null) {
+        blocked.addAll(e.reserved);
+      }
+    }
+    return out;
   }
 
   /** Removes a waiting entry, for instance when its timeout fires; empty if already served. */
