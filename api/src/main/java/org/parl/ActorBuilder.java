@@ -63,6 +63,16 @@ public interface ActorBuilder<T> {
   ActorBuilder<T> priority(int priority);
 
   /**
+   * Whether, while it waits, the create may preempt running actors of strictly lower {@linkplain #priority
+   * priority} that hold what it needs (default false): on one worker, the fewest such actors, those of the
+   * lowest priority and, among equals, the youngest first; never an actor in a placement group. Their callers
+   * get {@link ActorPreemptedException}, and their process trees are gone before their resources are granted
+   * again. The cluster's operator allows it with {@code parl master --allow-preemption}; elsewhere
+   * {@link #createAsync()} fails with {@link InvalidRequestException}.
+   */
+  ActorBuilder<T> preempt(boolean preempt);
+
+  /**
    * Creates the actor into bundle {@code bundle} of a placement group of this client: it takes exactly
    * that bundle's resources on the bundle's worker (its own CPU and GPU settings are not used; its memory
    * limit is), at once and without waiting, and gives them back to the bundle when it ends. One actor

@@ -73,6 +73,10 @@ public final class MasterCommand implements Callable<Integer> {
   @Option(names = "--encrypt-data", description = "Encrypt calls between clients and actors (TLS), at a cost the benchmark reports.")
   boolean encryptData;
 
+  @Option(names = "--allow-preemption", description = "Let creates that ask for it preempt actors of lower priority "
+      + "(ActorBuilder.preempt).")
+  boolean allowPreemption;
+
   @Mixin
   HazelcastConfigOption hazelcastConfig;
 
@@ -114,6 +118,9 @@ public final class MasterCommand implements Callable<Integer> {
         ? MasterNode.Spec.standby(bindHost, port, monitorPort, local, hazelcastConfig.file, joined)
         : new MasterNode.Spec(bindHost, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig.file, encryptData);
     what = what.withMonitorCertificate(monitorCertificate);
+    if (joined == null) {
+      what = what.withAllowPreemption(allowPreemption);
+    }
     AtomicReference<Foreground> running = new AtomicReference<>();
     MasterNode master = MasterNode.start(what, token, why -> {
       System.err.println("parl: " + why);
@@ -141,9 +148,9 @@ public final class MasterCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--" + e.getMessage());
       }
-      if (gpuCluster || mixed || encryptData || maxGpusPerActorSet()) {
-        throw new ParameterException(spec.commandLine(), "a standby takes --gpu-cluster, --mixed, --encrypt-data and "
-            + "--max-gpus-per-actor from the cluster it joins: drop them");
+      if (gpuCluster || mixed || encryptData || allowPreemption || maxGpusPerActorSet()) {
+        throw new ParameterException(spec.commandLine(), "a standby takes --gpu-cluster, --mixed, --encrypt-data, "
+            + "--allow-preemption and --max-gpus-per-actor from the cluster it joins: drop them");
       }
     } else if (address != null) {
       throw new ParameterException(spec.commandLine(), "--address is for --standby: a master without it starts a new cluster");

@@ -18,22 +18,23 @@ import org.parl.internal.wire.gateway.GatewayCodec;
  *     {@value #ENCRYPT_DATA}, absent meaning false
  * @param masterMemberId the master's Hazelcast member UUID: the identity whose departure means the
  *     master is gone ({@link ClusterNode#isMember})
+ * @param allowPreemption whether creates may preempt actors of lower priority ({@code parl master --allow-preemption})
  */
 public record ClusterInfo(
     String address, String clusterName, String hazelcast, ClusterType type, int maxGpusPerActor, String monitorUrl,
-    boolean encryptData, String masterMemberId) {
+    boolean encryptData, String masterMemberId, boolean allowPreemption) {
 
   /** The JSON field of {@link #encryptData}, also in the gateway's answer to a client's hello. */
   public static final String ENCRYPT_DATA = "encryptData";
 
   public static ClusterInfo of(ClusterDescription d) {
     return new ClusterInfo(d.address(), d.clusterName(), d.hazelcast(), ClusterType.parse(d.clusterType()),
-        d.maxGpusPerActor(), d.monitorUrl(), d.encryptData(), d.masterMemberId());
+        d.maxGpusPerActor(), d.monitorUrl(), d.encryptData(), d.masterMemberId(), d.allowPreemption());
   }
 
   public ClusterDescription description() {
     return new ClusterDescription(address, clusterName, hazelcast, type.label(), maxGpusPerActor, monitorUrl, encryptData,
-        masterMemberId);
+        masterMemberId, allowPreemption);
   }
 
   public JsonObject toJson() {

@@ -11,8 +11,8 @@ public sealed interface LocalEvent extends ControlMessage {
    *
    * @param gpuFault the faulty GPU for which the JobCenter stopped the job, or null
    */
-  record JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost, GpuFault gpuFault)
-      implements LocalEvent {
+  record JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost, GpuFault gpuFault,
+      boolean preempted) implements LocalEvent {
     public JobEnded {
       Checks.name("jobId", jobId);
       Checks.name("clientId", clientId);
@@ -22,7 +22,12 @@ public sealed interface LocalEvent extends ControlMessage {
 
     /** A job that ended for another reason than a GPU fault. */
     public JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost) {
-      this(jobId, clientId, workerId, cause, lost, null);
+      this(jobId, clientId, workerId, cause, lost, null, false);
+    }
+
+    /** A job that ended for a GPU fault, or another reason than preemption. */
+    public JobEnded(String jobId, String clientId, String workerId, String cause, boolean lost, GpuFault gpuFault) {
+      this(jobId, clientId, workerId, cause, lost, gpuFault, false);
     }
   }
 

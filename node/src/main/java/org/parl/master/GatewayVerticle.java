@@ -453,7 +453,7 @@ public final class GatewayVerticle extends VerticleBase {
     }
     if (session.removeJob(e.jobId()) != null) {
       clientsMap.put(session.clientId(), session::record);
-      session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost(), e.gpuFault()));
+      session.send(new GatewayReply.JobEnded(e.jobId(), e.workerId(), e.cause(), e.lost(), e.gpuFault(), e.preempted()));
     } else {
       endedUnplaced.put(e.jobId(), e);
       vertx.setTimer(ENDED_MEMORY_MS, t -> endedUnplaced.remove(e.jobId()));

@@ -27,6 +27,7 @@ import org.parl.internal.wire.gateway.WaitingCreate;
 import org.parl.internal.wire.gateway.WorkerState;
 import org.parl.limits.LimitSettings;
 import org.parl.scheduler.GpuSpec;
+import org.parl.scheduler.Preemptible;
 import org.parl.scheduler.ResourcePool;
 import org.parl.scheduler.Scheduler;
 import org.parl.scheduler.WorkerView;
@@ -53,6 +54,9 @@ public final class JobCenter<H> {
    * the workers of its bundles, whose vacancies changed.
    */
   public record GroupEnded(String groupId, String clientId, String cause, List<Job> jobs, List<String> workers) {}
+
+  /** Running jobs to stop for a waiting create that may preempt them: each is released only when it has ended. */
+  public record Preempting(long requestId, List<Job> victims, String cause) {}
 
   /** The outcome of a group's submission: held now, or a queued request id to time out later. */
   public record GroupSubmitted(long requestId, Optional<GroupGranted> group, GroupRequest request) {}
@@ -114,6 +118,19 @@ public final class JobCenter<H> {
   private final Map<String, RegisterWorker> workers = new LinkedHashMap<>();
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final PlacementGroups groups = new PlacementGroups();
+  /** The priority of each job that may be preempted: jobs of creates made here outside placement groups. */
+  private final Map<String, Integer> priorities = new HashMap<>();
+  private final Preemptible preemptible = new Preemptible() {
+    @Override
+    public int priorityOf(String jobId) {
+      return priorities.getOrDefault(jobId, -1);
+    }
+
+    @Override
+    public long startOrder(String jobId) {
+      return jobNumber(jobId);
+    }
+  };
   /** Groups that ended with a worker they held, until the caller takes them ({@link #takeEndedGroups}). */
   private final List<GroupEnded> endedGroups = new ArrayList<>();
   /** Which worker lends each physical GPU, by UUID: a GPU two workers report is lent by the first only. */
@@ -283,6 +300,7 @@ public final class JobCenter<H> {
     for (Allocation a : pool.removeWorker(workerId)) {
       groups.slotOf(a.jobId()).ifPresent(broken::add);
       Job job = jobs.remove(a.jobId());
+      priorities.remove(a.jobId());
       if (job != null) {
         lost.add(job);
       }
@@ -345,7 +363,9 @@ public final class JobCenter<H> {
         throw new Rejected(ErrorKind.INVALID, neverMessage(resources.toString(), why));
       });
     }
-    Scheduler.Submitted s = scheduler.submit(resources, r.create().priority(), new Waiting<>(r, null, null, handle));
+    // preempting means waiting for the victims to end: a create that does not wait preempts nobody
+    boolean preempt = r.create().preempt() && r.timeoutMs() > 0;
+    Scheduler.Submitted s = scheduler.submit(resources, r.create().priority(), preempt, new Waiting<>(r, null, null, handle));
     return new Submitted(s.requestId(), s.allocation().map(a -> record(r, a)), resources);
   }
 
@@ -657,6 +677,7 @@ public final class JobCenter<H> {
     if (job == null) {
       return Optional.empty();
     }
+    priorities.remove(jobId);
     Optional<PlacementGroups.Slot> bundle = groups.slotOf(jobId);
     if (bundle.isPresent()) {
       groups.vacate(bundle.get(), pool.rename(jobId, nextJobId()));
@@ -677,11 +698,29 @@ public final class JobCenter<H> {
     return granted;
   }
 
+  /**
+   * The jobs to stop for waiting creates that may preempt (docs/resources.md): for each, the fewest jobs of
+   * lower priority on one worker. The caller stops them and ends each when its worker reports it gone.
+   */
+  public List<Preempting> takePreemptions() {
+    List<Preempting> out = new ArrayList<>();
+    for (Scheduler.Preemption<Waiting<H>> p : scheduler.takePreemptions(preemptible)) {
+      Allocate r = p.ticket().request();
+      String cause = "preempted for a create of priority " + r.create().priority() + " (" + r.resources() + ") by client "
+          + r.clientId() + " (" + r.program() + ")";
+      out.add(new Preempting(p.requestId(), p.victims().stream().map(jobs::get).toList(), cause));
+    }
+    return out;
+  }
+
   /** The one place a job is made: from the request and what the pool granted it. */
   private Job record(Allocate r, Allocation a) {
     Job job = new Job(a.jobId(), r.clientId(), a.workerId(), r.actorClass(), a.cpus(), a.gpus(), a.gpuShare(),
         a.gpuMemoryMb(), r.maxMemoryMb(), System.currentTimeMillis());
     jobs.put(job.jobId(), job);
+    if (r.create().group() == null) {
+      priorities.put(job.jobId(), r.create().priority());
+    }
     return job;
   }
 

@@ -91,7 +91,10 @@ public final class JobCenterVerticle extends VerticleBase {
   private final ClusterType type;
   private final int maxGpusPerActor;
   private final int maxWaitingPerClient;
+  private final boolean allowPreemption;
   private final Supplier<Masters> masters;
+  /** Jobs being stopped to make room for a create of higher priority, with why: their end says they were preempted. */
+  private final Map<String, String> preempted = new HashMap<>();
   private JobCenter<Waiter> center;
   private MapPublisher workersMap;
   private MapPublisher jobsMap;
@@ -151,8 +154,9 @@ public final class JobCenterVerticle extends VerticleBase {
    *     which jobs their clients hold
    */
   public JobCenterVerticle(ClusterNode node, ClusterType type, int maxGpusPerActor, int maxWaitingPerClient,
-      Supplier<Masters> masters) {
+      boolean allowPreemption, Supplier<Masters> masters) {
     this.maxWaitingPerClient = maxWaitingPerClient;
+    this.allowPreemption = allowPreemption;
     this.node = node;
     this.type = type;
     this.maxGpusPerActor = maxGpusPerActor;
@@ -358,6 +362,10 @@ public final class JobCenterVerticle extends VerticleBase {
   }
 
   private Future<Granted> allocate(Allocate request) {
+    if (request.create().preempt() && !allowPreemption) {
+      return Failures.future(ErrorKind.INVALID, "this cluster does not allow preemption: its operator starts the master "
+          + "with --allow-preemption; create without preempt(true) to wait in priority order");
+    }
     Promise<Granted> reply = Promise.promise();
     JobCenter.Submitted submitted;
     try {
@@ -369,6 +377,7 @@ public final class JobCenterVerticle extends VerticleBase {
       return Future.succeededFuture(granted(submitted.job().get()));
     }
     long requestId = submitted.requestId();
+    preempt();
     return timed(reply, requestId, request.timeoutMs(),
         () -> timeoutMessage("no worker had " + submitted.resources().vacantWords(), request.timeoutMs(), center.reason(requestId)));
   }
@@ -439,15 +448,20 @@ public final class JobCenterVerticle extends VerticleBase {
     if (job.isEmpty() || !job.get().workerId().equals(r.workerId())) {
       return Failures.future(ErrorKind.NOT_FOUND, "no job " + r.jobId() + " on worker " + r.workerId() + " holds resources");
     }
-    release(job.get(), r.cause(), r.lost());
+    String preemption = preempted.remove(r.jobId());
+    if (preemption != null) { // its process tree is gone: only now are its units lent again
+      release(job.get(), preemption, true, null, true);
+    } else {
+      release(job.get(), r.cause(), r.lost());
+    }
     return DONE;
   }
 
   private void release(Job job, String cause, boolean lost) {
-    release(job, cause, lost, null);
+    release(job, cause, lost, null, false);
   }
 
-  private void release(Job job, String cause, boolean lost, GpuFault fault) {
+  private void release(Job job, String cause, boolean lost, GpuFault fault, boolean wasPreempted) {
     if (lost) {
       jobsLost++;
     }
@@ -455,8 +469,23 @@ public final class JobCenterVerticle extends VerticleBase {
     jobsMap.remove(job.jobId());
     publishWorker(job.workerId());
     ControlBus.publish(vertx, Addresses.JOB_EVENTS, new JobEnded(job.jobId(), job.clientId(), job.workerId(), cause, lost,
-        fault));
+        fault, wasPreempted));
     grant(center.drain());
+  }
+
+  /**
+   * Stops the jobs that waiting creates of higher priority preempt; what each holds is released when its
+   * worker reports it ended ({@link #end}), so that no unit is lent while a preempted process may still run.
+   */
+  private void preempt() {
+    for (JobCenter.Preempting p : center.takePreemptions()) {
+      log.info("{}: stopping job(s) {}", p.cause(), p.victims().stream().map(Job::jobId).toList());
+      for (Job job : p.victims()) {
+        preempted.put(job.jobId(), p.cause());
+        OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), p.cause()), KILL_TIMEOUT_MS)
+            .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+      }
+    }
   }
 
   /**
@@ -490,7 +519,7 @@ public final class JobCenterVerticle extends VerticleBase {
         if (center.job(job.jobId()).isEmpty()) {
           continue; // a job on two GPUs that failed together: stopped already
         }
-        release(job, cause, true, f);
+        release(job, cause, true, f, false);
         stoppedHere.put(job.jobId(), job.workerId());
         OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
             .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
@@ -588,6 +617,7 @@ public final class JobCenterVerticle extends VerticleBase {
     jobsLost += lost.jobs().size();
     workersMap.remove(lost.worker().workerId());
     for (Job job : lost.jobs()) {
+      preempted.remove(job.jobId());
       jobsMap.remove(job.jobId());
     }
   }
@@ -608,6 +638,7 @@ public final class JobCenterVerticle extends VerticleBase {
         w.reply().complete(heldGroup(g.group()));
       }
     }
+    preempt();
   }
 
   private Granted granted(Job job) {

@@ -43,34 +43,41 @@ public final class MasterNode implements AutoCloseable {
    *     start a new cluster
    * @param monitorCertificate the operator's certificate for the monitor ({@code --tls-cert}), or
    *     null for one the cluster's CA issues
+   * @param allowPreemption whether creates may preempt actors of lower priority ({@code --allow-preemption})
    */
   public record Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
               int maxGpusPerActor, Path hazelcastConfig, boolean encryptData, ClusterInfo standbyOf,
-              MonitorCertificate monitorCertificate) {
+              MonitorCertificate monitorCertificate, boolean allowPreemption) {
 
     /** The first master of a new cluster. */
     public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
         int maxGpusPerActor, Path hazelcastConfig, boolean encryptData) {
-      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, null, null);
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, null, null, false);
     }
 
     /** A master whose cluster does not encrypt the data path. */
     public Spec(String host, int port, Integer monitorPort, ClusterType type, WorkerSettings local,
         int maxGpusPerActor, Path hazelcastConfig) {
-      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false, null, null);
+      this(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, false, null, null, false);
     }
 
     /** A standby joining the cluster described by {@code joined}: its type and settings are the cluster's. */
     public static Spec standby(String host, int port, Integer monitorPort, WorkerSettings local, Path hazelcastConfig,
         ClusterInfo joined) {
       return new Spec(host, port, monitorPort, joined.type(), local, joined.maxGpusPerActor(), hazelcastConfig,
-          joined.encryptData(), joined, null);
+          joined.encryptData(), joined, null, joined.allowPreemption());
     }
 
     /** The same, with the operator's certificate for the monitor (null: one the cluster's CA issues). */
     public Spec withMonitorCertificate(MonitorCertificate certificate) {
       return new Spec(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, standbyOf,
-          certificate);
+          certificate, allowPreemption);
+    }
+
+    /** The same, with creates allowed to preempt actors of lower priority or not. */
+    public Spec withAllowPreemption(boolean allow) {
+      return new Spec(host, port, monitorPort, type, local, maxGpusPerActor, hazelcastConfig, encryptData, standbyOf,
+          monitorCertificate, allow);
     }
   }
 
@@ -143,13 +150,13 @@ public final class MasterNode implements AutoCloseable {
       monitor = new MonitorVerticle(node, s.host(), webPort, s.monitorPort() == null, token, shown, directory::current);
       Nodes.deploy(vertx, monitor);
       info.set(new ClusterInfo(s.host() + ":" + gateway.port(), clusterName, node.memberAddress(), s.type(),
-          s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId()));
+          s.maxGpusPerActor(), monitor.url(), s.encryptData(), node.memberId(), s.allowPreemption()));
       if (joined == null) {
         Nodes.await(vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)
             .compose(m -> m.put(Addresses.CLUSTER_KEY, clusterRecord(node, info.get()))), "publishing the cluster's address");
       }
       ActiveRole role = new ActiveRole(node.memberId(), directory, () -> new JobCenterVerticle(node, s.type(),
-          s.maxGpusPerActor(), limits.maxWaitingPerClient(), directory::current), demoted);
+          s.maxGpusPerActor(), limits.maxWaitingPerClient(), s.allowPreemption(), directory::current), demoted);
       Nodes.deploy(vertx, role);
       if (joined != null) { // a standby that takes over describes the cluster from then on (the map entry may be lost)
         role.active().onSuccess(v -> vertx.sharedData().<String, String>getClusterWideMap(Addresses.CLUSTER_MAP)

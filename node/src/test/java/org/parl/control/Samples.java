@@ -68,7 +68,7 @@ final class Samples {
         new RegisterWorker("w-a", "node-1", "host-a", "10.0.0.1", 16, List.of(0, 1, 2, 3), List.of(CARD)),
         new UnregisterWorker("w-a", "node-1"),
         new Allocate("c-1", "m-1", "my.Main", new Create(7, new ResourceRequest(0, 2, 0, 0, null, 512), 30_000, "my.Actor", true)),
-        new Allocate("c-1", "m-1", "my.Main", new Create(8, new ResourceRequest(1, 1), 30_000, "my.Actor", false, 7, "pg-3", 1)),
+        new Allocate("c-1", "m-1", "my.Main", new Create(8, new ResourceRequest(1, 1), 30_000, "my.Actor", false, 7, true, "pg-3", 1)),
         new HoldGroup("c-1", "m-1", "my.Main", new ReserveGroup(9, new GroupRequest(List.of(new ResourceRequest(1, 1),
             ResourceRequest.ofCpus(2)), PlacementStrategy.STRICT_SPREAD), 30_000, true, 5)),
         new DropGroup("c-1", "pg-3"),

@@ -41,7 +41,7 @@ class JobCenterGroupsTest {
 
   private static Allocate into(String client, String groupId, int bundle) {
     return new Allocate(client, "m-1", "my.Main", new GatewayRequest.Create(2, new ResourceRequest(1, 1, 0, 0, null, 256),
-        1000, "my.Actor", false, 0, groupId, bundle));
+        1000, "my.Actor", false, 0, false, groupId, bundle));
   }
 
   private static Allocate gpus(String client, int n) {

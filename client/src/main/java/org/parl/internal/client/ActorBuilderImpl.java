@@ -17,7 +17,7 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
   /** What to create; validated before anything is sent. */
   record Spec<T>(Class<T> api, Class<? extends T> impl, Constructor<?> ctor, Object[] args,
                  ResourceRequest resources, boolean waitForResources, boolean waitForWorkers, int priority,
-                 PlacementGroupImpl group, int bundle) {}
+                 boolean preempt, PlacementGroupImpl group, int bundle) {}
 
   private final ParlClientImpl client;
   private final Class<T> api;
@@ -31,6 +31,7 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
   private boolean waitForWorkers;
   private Object[] args = new Object[0];
   private int priority;
+  private boolean preempt;
   private PlacementGroup group;
   private int bundle;
 
@@ -103,6 +104,12 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
   }
 
   @Override
+  public ActorBuilder<T> preempt(boolean p) {
+    this.preempt = p;
+    return this;
+  }
+
+  @Override
   public ActorBuilder<T> inGroup(PlacementGroup g, int i) {
     this.group = g;
     this.bundle = i;
@@ -153,7 +160,8 @@ final class ActorBuilderImpl<T> implements ActorBuilder<T> {
     } catch (IllegalArgumentException e) {
       throw new InvalidRequestException(e.getMessage());
     }
-    return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers, priority, g, bundle);
+    return new Spec<>(api, impl, constructor(), args, resources, waitForResources, waitForWorkers, priority, preempt, g,
+        bundle);
   }
 
   /** @throws InvalidRequestException for a priority out of range */

@@ -289,7 +289,7 @@ public final class ParlClientImpl implements ParlClient, RemoteActorImpl.Owner {
     Promise<RemoteActor<T>> result = Promise.promise();
     bundle(spec)
         .compose(code -> onContext(() -> viaGateway(g -> g.request(id -> new GatewayRequest.Create(id, spec.resources(),
-                waitMs, spec.impl().getName(), spec.waitForWorkers(), spec.priority(),
+                waitMs, spec.impl().getName(), spec.waitForWorkers(), spec.priority(), spec.preempt(),
                 spec.group() == null ? null : spec.group().id(), spec.group() == null ? null : spec.bundle()),
                 GatewayReply.Created.class, waitMs + LAUNCH_SLACK_MS)))
             .onSuccess(created -> {

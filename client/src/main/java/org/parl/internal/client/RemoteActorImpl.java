@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.parl.ActorLostException;
+import org.parl.ActorPreemptedException;
 import org.parl.CallTimeoutException;
 import org.parl.GpuFaultException;
 import org.parl.InvalidRequestException;
@@ -329,6 +330,10 @@ final class RemoteActorImpl<T> implements RemoteActor<T> {
    */
   private ActorLostException lostError(GatewayReply.JobEnded event) {
     GpuFault fault = event.gpuFault();
+    if (event.preempted()) {
+      return new ActorPreemptedException("actor " + implName + " (" + jobId() + " on worker " + workerId() + ") was "
+          + event.cause() + ". Create a new actor to go on, at a higher priority to keep it");
+    }
     if (fault == null) {
       return lostError(event.cause());
     }

@@ -61,7 +61,7 @@ class ActorOpeningTest {
 
   private RemoteActorImpl<Runnable> open(String jobId) throws Exception {
     ActorBuilderImpl.Spec<Runnable> spec = new ActorBuilderImpl.Spec<>(Runnable.class, Counter.class, Counter.class.getConstructor(),
-        new Object[0], new ResourceRequest(1, 0, 0, 0, null, 0), false, false, 0, null, 0);
+        new Object[0], new ResourceRequest(1, 0, 0, 0, null, 0), false, false, 0, false, null, 0);
     JobPlacement placement = new JobPlacement(new Job(jobId, "c-1", "w-1", Counter.class.getName(), 1, List.of(), 0, 0),
         "127.0.0.1", closedPort, "ab".repeat(32), "cd".repeat(32), 4242, "w1-1");
     return openings.open(spec, placement, CodeBundle.build(List.of(), List.of()), new byte[0], conn -> {

@@ -15,9 +15,17 @@ import org.parl.internal.wire.Required;
  * @param encryptData whether job data ports speak TLS ({@code parl master --encrypt-data}); absent means false
  * @param masterMemberId the master's Hazelcast member UUID: joining workers and monitors recognise
  *     the master by it (a role attribute is set by each member itself, so anyone could claim one)
+ * @param allowPreemption whether creates may preempt actors of lower priority ({@code parl master
+ *     --allow-preemption}); absent means false
  */
 public record ClusterDescription(String address, String clusterName, String hazelcast, String clusterType,
-    @Required int maxGpusPerActor, String monitorUrl, boolean encryptData, String masterMemberId) {
+    @Required int maxGpusPerActor, String monitorUrl, boolean encryptData, String masterMemberId, boolean allowPreemption) {
+
+  /** A cluster that allows no preemption. */
+  public ClusterDescription(String address, String clusterName, String hazelcast, String clusterType, int maxGpusPerActor,
+      String monitorUrl, boolean encryptData, String masterMemberId) {
+    this(address, clusterName, hazelcast, clusterType, maxGpusPerActor, monitorUrl, encryptData, masterMemberId, false);
+  }
 
   public ClusterDescription {
     Checks.name("address", address);

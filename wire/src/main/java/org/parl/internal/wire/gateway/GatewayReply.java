@@ -218,7 +218,8 @@ public sealed interface GatewayReply {
    * @param lost true when the job did not end on request
    * @param gpuFault the faulty GPU for which the JobCenter stopped the job, or null
    */
-  record JobEnded(String jobId, String workerId, String cause, boolean lost, GpuFault gpuFault) implements GatewayReply {
+  record JobEnded(String jobId, String workerId, String cause, boolean lost, GpuFault gpuFault, boolean preempted)
+      implements GatewayReply {
     public JobEnded {
       Checks.name("jobId", jobId);
       Checks.name("workerId", workerId);
@@ -227,7 +228,12 @@ public sealed interface GatewayReply {
 
     /** A job that ended for another reason than a GPU fault. */
     public JobEnded(String jobId, String workerId, String cause, boolean lost) {
-      this(jobId, workerId, cause, lost, null);
+      this(jobId, workerId, cause, lost, null, false);
+    }
+
+    /** A job that ended for a GPU fault, or another reason than preemption. */
+    public JobEnded(String jobId, String workerId, String cause, boolean lost, GpuFault gpuFault) {
+      this(jobId, workerId, cause, lost, gpuFault, false);
     }
   }
 }

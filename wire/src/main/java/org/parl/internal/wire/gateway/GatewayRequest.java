@@ -149,13 +149,14 @@ public sealed interface GatewayRequest {
    * @param waitForWorkers whether a request that no worker of the cluster could ever hold waits (up to
    *     {@code timeoutMs}) for a worker that may join, instead of failing at once
    * @param priority its place in the queue while it waits, 0 (the default) to {@link ActorBuilder#MAX_PRIORITY}
+   * @param preempt whether it may preempt jobs of lower priority while it waits ({@link ActorBuilder#preempt})
    * @param group the placement group whose bundle it takes, or null: the actor then takes exactly that
    *     bundle's resources (its own {@code resources} only add the memory limit) and never waits
    * @param bundle the bundle's index in {@code group}; null without a group
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   record Create(@Required long id, ResourceRequest resources, @Required long timeoutMs, String actorClass,
-      boolean waitForWorkers, int priority, String group, Integer bundle) implements GatewayRequest {
+      boolean waitForWorkers, int priority, boolean preempt, String group, Integer bundle) implements GatewayRequest {
     public Create {
       Checks.range("id", id, 0, Long.MAX_VALUE);
       Checks.range("timeoutMs", timeoutMs, 0, MAX_TIMEOUT_MS);
@@ -173,12 +174,12 @@ public sealed interface GatewayRequest {
 
     /** A create of an actor of its own, at the default priority. */
     public Create(long id, ResourceRequest resources, long timeoutMs, String actorClass, boolean waitForWorkers) {
-      this(id, resources, timeoutMs, actorClass, waitForWorkers, 0, null, null);
+      this(id, resources, timeoutMs, actorClass, waitForWorkers, 0, false, null, null);
     }
 
     /** The same create with another time to wait. */
     public Create withTimeoutMs(long ms) {
-      return new Create(id, resources, ms, actorClass, waitForWorkers, priority, group, bundle);
+      return new Create(id, resources, ms, actorClass, waitForWorkers, priority, preempt, group, bundle);
     }
   }
 
