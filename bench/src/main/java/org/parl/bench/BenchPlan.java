@@ -12,6 +12,9 @@ package org.parl.bench;
  * of the same build as the create path's changes did.
  * GPU creates likewise run {@code gpuWarmupRounds} unmeasured rounds (one actor per GPU) on their
  * new cluster first.
+ * Placement groups run {@code groupWarmupCycles} unmeasured reserve+remove cycles first, then
+ * {@code groupReserveRounds} timed reservations, then {@code groupBatches} timed batches of
+ * {@code groupCycles} reserve+remove cycles.
  * Small round trips warm up for at least {@code smallWarmupMs} besides {@code smallWarmup} calls: on a
  * new job the sealed data path's crypto is still interpreted for the first few thousand calls, and
  * a count of calls alone can end before the JIT has caught up.
@@ -42,7 +45,11 @@ record BenchPlan(
     int probes,
     int gpuWarmupRounds,
     int gpuWarmRounds,
-    int gpuColdCreates) {
+    int gpuColdCreates,
+    int groupWarmupCycles,
+    int groupReserveRounds,
+    int groupCycles,
+    int groupBatches) {
 
   /** The plan of a {@code --quick} run, or the standard one. */
   static BenchPlan of(boolean quick) {
@@ -51,10 +58,11 @@ record BenchPlan(
 
   static BenchPlan standard() {
     return new BenchPlan("default", 8_000, 3_000, 8, 2_500, 10_000, 25, 3_000, 10, 3, 5, 1_000, 3_000, 30, 100, 100, 400, 60, 60, 4,
-        10, 3, 5);
+        10, 3, 5, 300, 40, 100, 5);
   }
 
   static BenchPlan quick() {
-    return new BenchPlan("quick", 4_000, 1_500, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 200, 25, 25, 2, 3, 1, 2);
+    return new BenchPlan("quick", 4_000, 1_500, 4, 1_500, 3_000, 12, 1_000, 5, 2, 3, 500, 1_500, 15, 40, 40, 200, 25, 25, 2, 3, 1, 2,
+        100, 15, 50, 3);
   }
 }

@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * One run of {@code parl bench}: starts the plain-TCP echo server, a GPU cluster with fake GPUs
  * and, unless given a cluster's address, a CPU cluster, side by side; measures the data path, actor
  * creation and {@code Parl.connect} on the CPU cluster, then (on a cluster it started) the data
- * path again on a CPU cluster with {@code --encrypt-data}, then GPU actor creation, then (again only
- * without an address) the data path across hosts ({@link CrossHostBenchmark}). Every process it
- * started is stopped by pid at the end, also when it fails.
+ * path again on a CPU cluster with {@code --encrypt-data}, then GPU actor creation and placement
+ * groups ({@link GroupBenchmark}), then (again only without an address) the data path across hosts
+ * ({@link CrossHostBenchmark}). Every process it started is stopped by pid at the end, also when it
+ * fails.
  */
 public final class BenchRun {
 
@@ -111,6 +112,8 @@ public final class BenchRun {
     report.context("seconds", Math.round((System.nanoTime() - started) / 1e9));
     if (!options.crossHostOnly()) {
       report.note("GPU rows: a GPU cluster whose nvidia-smi is a script listing 4 fake GPUs; its job processes are real JVMs.");
+      report.note("Placement group rows: groups without actors on that cluster; the reserve row's \"vs TCP\" is its ratio to "
+          + "the warm 1-GPU actor create of this run.");
     }
     report.note("vs TCP: parl's figure divided by the plain-Java TCP echo between two JVMs measured in the same run, "
         + "in alternating blocks.");
@@ -299,7 +302,9 @@ public final class BenchRun {
 
   private void gpuCluster(ChildProcesses children, LocalCluster gpu) throws Exception {
     try (ParlClient parl = connect(gpu.address(), token)) {
-      new GpuCreateBenchmark(plan, parl, JobPool.watching(gpu.master.pid()), LocalCluster.GPUS, report).run();
+      JobPool pool = JobPool.watching(gpu.master.pid());
+      new GpuCreateBenchmark(plan, parl, pool, LocalCluster.GPUS, report).run();
+      new GroupBenchmark(plan, parl, pool, LocalCluster.GPUS, report).run();
     }
     children.stop(gpu.master);
   }

@@ -78,6 +78,7 @@ class PlacementGroupsIT {
 
       JsonObject held = cluster.awaitSnapshot(s -> s.getJsonArray("jobs").size() == 2, Duration.ofSeconds(10));
       assertEquals(2, usedGpus(held), "the group holds two GPUs, and nothing else runs");
+      assertEquals(group.id(), held.getJsonArray("groups").getJsonObject(0).getString("groupId"), "the snapshot lists the group");
 
       group.remove();
       ActorLostException lost = assertThrows(ActorLostException.class, () -> again.call(Counter::pid).await());

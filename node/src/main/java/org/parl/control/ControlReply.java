@@ -6,6 +6,7 @@ import org.parl.internal.resources.GroupRequest;
 import org.parl.internal.wire.Checks;
 import org.parl.internal.wire.Required;
 import org.parl.internal.wire.gateway.GatewayReply;
+import org.parl.internal.wire.gateway.GroupRecord;
 import org.parl.internal.wire.gateway.Job;
 import org.parl.internal.wire.gateway.JobPlacement;
 import org.parl.internal.wire.gateway.WaitingCreate;
@@ -118,7 +119,7 @@ public sealed interface ControlReply extends ControlMessage {
    * @param invariant {@code "ok"}, or what is wrong with the pool's accounting
    */
   record Snapshot(ClusterType clusterType, @Required int maxGpusPerActor, List<WorkerState> workers, List<Job> jobs,
-      int waiting, long longestWaitMs, String invariant) implements ControlReply {
+      int waiting, long longestWaitMs, String invariant, List<GroupRecord> groups) implements ControlReply {
     public Snapshot {
       Checks.present("clusterType", clusterType);
       Checks.range("maxGpusPerActor", maxGpusPerActor, 1, 1024);
@@ -127,6 +128,7 @@ public sealed interface ControlReply extends ControlMessage {
       Checks.range("waiting", waiting, 0, Integer.MAX_VALUE);
       Checks.range("longestWaitMs", longestWaitMs, 0, Long.MAX_VALUE);
       Checks.name("invariant", invariant);
+      groups = Checks.list("groups", groups == null ? List.of() : groups, MAX_JOBS);
     }
   }
 

@@ -789,6 +789,6 @@ public final class JobCenter<H> {
       ws.add(workerState(id).orElseThrow());
     }
     return new Snapshot(type, maxGpusPerActor, ws, List.copyOf(jobs.values()), scheduler.waitingCount(), longestWaitMillis(),
-        invariant);
+        invariant, groups());
   }
 }

@@ -46,6 +46,7 @@ import org.parl.internal.wire.gateway.GatewayReply.BundleHeld;
 import org.parl.internal.wire.gateway.GatewayRequest.Create;
 import org.parl.internal.wire.gateway.GatewayRequest.ReserveGroup;
 import org.parl.internal.wire.gateway.GpuFault;
+import org.parl.internal.wire.gateway.GroupRecord;
 import org.parl.internal.wire.gateway.Job;
 import org.parl.internal.wire.gateway.JobPlacement;
 import org.parl.internal.wire.gateway.WaitingCreate;
@@ -94,7 +95,8 @@ final class Samples {
         new QueueFigures(3, 1500),
         new WaitingList(List.of(new WaitingCreate(4, "c-1", "my.Main", "my.Actor", 900, "2 GPU(s)", 1, "busy",
             "no worker has 2 vacant GPUs", List.of("w-a: 1 of 2 GPUs vacant")))),
-        new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok"),
+        new Snapshot(ClusterType.GPU, 8, List.of(WORKER), List.of(JOB), 1, 250, "ok", List.of(new GroupRecord("pg-3", "c-1",
+            PlacementStrategy.PACK, List.of(new GroupRecord.BundleState("w-a", List.of(2), "job-7"))))),
         new Launched(new JobPlacement(JOB, "10.0.0.1", 40_123, "0123456789abcdef", "ab".repeat(32), 4242, "slot-2")),
         new JobLog(VIEW, "line 1\nline 2 \"quoted\" \u00e9\n"),
         new JobList(List.of(VIEW)),
