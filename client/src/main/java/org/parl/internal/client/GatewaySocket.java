@@ -98,7 +98,11 @@ final class GatewaySocket {
         // the connection ended: said below, the same way however it ended
       } finally {
         close();
-        context.runOnContext(v -> onClosed.run());
+        try {
+          context.runOnContext(v -> onClosed.run());
+        } catch (RejectedExecutionException closedVertx) {
+          // the client closed its Vert.x before this thread saw the end: nobody is left to tell
+        }
       }
     }, "parl-gateway-reader").start();
   }
