@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -29,6 +31,7 @@ import org.parl.internal.wire.SharedArea;
 import org.parl.it.hosts.Host;
 import org.parl.it.hosts.NetnsHosts;
 import org.parl.it.hosts.TcpSocket;
+import org.parl.node.NodeJvm;
 
 /**
  * A GPU cluster over three hosts (network namespaces, each node with its own PARL_HOME): the
@@ -41,6 +44,10 @@ class CrossHostIT {
   private static final Duration START = TestCluster.START;
   private static final Pattern ACTOR = Pattern.compile("ACTOR job=(\\S+) worker=(\\S+) gpus=(\\S+) cvd=(\\S+) pid=(\\d+) sum=(\\d+)");
   private static final String LOOPBACK = "127.0.0.1";
+  private static final Pattern GROUP_ACTOR = Pattern.compile(
+      "ACTOR i=(\\d+) job=(\\S+) worker=(\\S+) gpus=(\\S+) cvd=(\\S+) pid=(\\d+) addresses=(\\S*)");
+  /** JobCenter.WORKERS_ARRIVING_NANOS: in its first seconds a new JobCenter queues what no worker holds yet. */
+  private static final Duration WORKERS_ARRIVING = Duration.ofSeconds(3);
   private static final Path HOMES = Path.of("target", "crosshost-homes").toAbsolutePath();
 
   private NetnsHosts bed;
@@ -52,6 +59,8 @@ class CrossHostIT {
   private String address;
   private String workerA;
   private String workerB;
+  /** When the test saw the master ready: its JobCenter had started. */
+  private long masterReadyNanos;
 
   @BeforeAll
   void start() throws Exception {
@@ -65,6 +74,7 @@ class CrossHostIT {
     master = a.parl(ParlProcess.env(homeA), "master", "--port", "0", "--host", a.address, "--gpu-cluster",
         "--nvidia-smi", FakeNvidiaSmi.write(homeA.resolve("bin"), 2).toString());
     Matcher m = master.awaitLine("parl master ready: address (\\S+), GPU cluster, local worker (w-\\w+)", START);
+    masterReadyNanos = System.nanoTime();
     address = m.group(1);
     workerA = m.group(2);
     assertTrue(address.startsWith(a.address + ":"), "the master advertises its --host: " + address);
@@ -130,6 +140,121 @@ class CrossHostIT {
     assertTrue(client.output().contains("CLOSED"), "exit " + exit + ": " + client.output());
     awaitStatus("2 worker\\(s\\).*GPUs 0 used / 4 vacant.*monitor https://" + Pattern.quote(a.address) + ":");
     checkListeners("after the client closed", roles);
+  }
+
+  /**
+   * A STRICT_SPREAD group of a bundle per host with a worker (A and B), held by a program on C: each
+   * bundle on its own worker, each actor created into a bundle running on that worker's host (the
+   * addresses its network namespace has, its sockets), a larger STRICT_SPREAD group refused at once;
+   * removing the group ends its actors and gives every unit back (seen by a member on C).
+   */
+  @Test
+  void aStrictSpreadGroupHoldsABundleOnEachHost() throws Exception {
+    Map<String, Host> hostOf = Map.of(workerA, a, workerB, b); // the hosts with a worker: one bundle each
+    ParlProcess member = c.talkingJava(ParlProcess.env(home(c)), NodeJvm.HAZELCAST_FLAGS,
+        List.of(ParlProcess.jar(), Path.of("target", "test-classes").toAbsolutePath()), CrossHostMember.class, address, c.address);
+    ParlProcess client = c.talkingJava(ParlProcess.env(home(c)), List.of(), UserClasspath.of(), CrossHostGroupClient.class,
+        address, String.valueOf(hostOf.size()));
+    try {
+      client.awaitLine("^READY$", START);
+      Map<Integer, String> bundleWorkers = new HashMap<>();
+      Map<Integer, String> bundleGpus = new HashMap<>();
+      Matcher bm = Pattern.compile("BUNDLE i=(\\d+) worker=(\\S+) gpus=(\\S+)").matcher(client.output());
+      while (bm.find()) {
+        bundleWorkers.put(Integer.parseInt(bm.group(1)), bm.group(2));
+        bundleGpus.put(Integer.parseInt(bm.group(1)), bm.group(3));
+      }
+      assertEquals(hostOf.keySet(), Set.copyOf(bundleWorkers.values()),
+          "a bundle on each worker, so on each host; output:\n" + client.output());
+      assertEquals(hostOf.size(), bundleWorkers.size(), client.output());
+
+      List<TcpSocket> clientLinks = c.connections().stream().filter(s -> s.pid() == client.pid()).toList();
+      Map<String, String> jobWorkers = new HashMap<>();
+      Matcher m = GROUP_ACTOR.matcher(client.output());
+      while (m.find()) {
+        int i = Integer.parseInt(m.group(1));
+        String where = "the actor of bundle " + i + " (" + m.group() + ")";
+        assertEquals(bundleWorkers.get(i), m.group(3), where + " runs on its bundle's worker");
+        assertEquals(bundleGpus.get(i), m.group(4), where + " holds its bundle's GPU");
+        assertEquals(m.group(4), m.group(5), where + ": CUDA_VISIBLE_DEVICES is exactly its bundle's GPU");
+        Host host = hostOf.get(m.group(3));
+        assertEquals(host.address, m.group(7), where + " sees the network of " + host + " alone");
+        long pid = Long.parseLong(m.group(6));
+        checkDataPath(pid, host, clientLinks);
+        for (Host other : List.of(a, b, c)) {
+          if (other != host) {
+            assertEquals(List.of(), other.connections().stream().filter(s -> s.pid() == pid).toList(),
+                where + " has no connection inside " + other);
+          }
+        }
+        jobWorkers.put(m.group(2), m.group(3));
+      }
+      assertEquals(hostOf.size(), jobWorkers.size(), "an actor in each bundle; output:\n" + client.output());
+
+      member.awaitLine("^READY$", START);
+      JsonObject held = awaitSnapshot(member, s -> s.getJsonArray("jobs").size() == jobWorkers.size());
+      String groupId = client.awaitLine("^GROUP id=(\\S+) ", START).group(1);
+      assertEquals(List.of(groupId), held.getJsonArray("groups").stream().map(g -> ((JsonObject) g).getString("groupId")).toList(),
+          "the snapshot lists the group: " + held.encode());
+      for (Object o : held.getJsonArray("workers")) {
+        JsonObject w = (JsonObject) o;
+        assertEquals(hostOf.get(w.getString("id")).address, w.getString("address"), w.encode());
+        assertEquals(List.of(jobWorkers.entrySet().stream().filter(e -> e.getValue().equals(w.getString("id")))
+            .findFirst().orElseThrow().getKey()), w.getJsonArray("jobs").getList(), "each worker runs its bundle's actor: " + w);
+        assertEquals(1, w.getJsonArray("worker_used_gpus").size(), w.encode());
+      }
+
+      // a new JobCenter queues, in its first seconds, what its workers may yet hold; past them it refuses at once
+      Await.until("the master's first " + WORKERS_ARRIVING.toSeconds() + " s past", START,
+          () -> System.nanoTime() - masterReadyNanos > WORKERS_ARRIVING.toNanos());
+      client.send("TOO_MANY");
+      String refused = client.awaitLine("^(REFUSED|HELD) .*", START).group();
+      assertTrue(refused.startsWith("REFUSED type=InvalidRequestException ") && refused.contains("STRICT_SPREAD"),
+          "a STRICT_SPREAD group of more bundles than hosts: " + refused);
+      Matcher took = Pattern.compile(" ms=(\\d+) ").matcher(refused);
+      assertTrue(took.find() && Long.parseLong(took.group(1)) < 10_000, "refused at once, not after a wait: " + refused);
+      assertEquals(jobWorkers.size(), awaitSnapshot(member, s -> true).getJsonArray("jobs").size(), "the group still holds");
+
+      client.send("REMOVE");
+      client.awaitLine("^DONE REMOVE$", START);
+      for (int i = 0; i < hostOf.size(); i++) {
+        String call = client.awaitLine("^CALL i=" + i + " .*", START).group();
+        assertTrue(call.contains("type=ActorLostException") && call.contains("was removed"),
+            "a call to the actor of a removed group's bundle: " + call);
+      }
+      JsonObject idle = awaitSnapshot(member, s -> s.getJsonArray("jobs").isEmpty());
+      assertEquals(0, idle.getInteger("waiting"), idle.encode());
+      assertEquals(List.of(), idle.getJsonArray("groups").getList(), "no group is left: " + idle.encode());
+      for (Object o : idle.getJsonArray("workers")) {
+        JsonObject w = (JsonObject) o;
+        assertEquals(List.of(), w.getJsonArray("worker_used_gpus").getList(), "the pool is idle: " + w);
+        assertEquals(0, w.getJsonObject("cpus").getInteger("used"), "the pool is idle: " + w);
+      }
+
+      client.send("CLOSE");
+      assertEquals(0, client.awaitExit(Duration.ofSeconds(60)), client.output());
+      assertTrue(client.output().contains("CLOSED"), client.output());
+      member.send("QUIT");
+      assertEquals(0, member.awaitExit(Duration.ofSeconds(60)), member.output());
+    } finally {
+      client.close();
+      member.close();
+    }
+    awaitStatus("2 worker\\(s\\).*GPUs 0 used / 4 vacant.*0 client\\(s\\)");
+  }
+
+  /**
+   * Asks the member on C for snapshots until {@code check} holds; each must have the pool's
+   * invariant ok.
+   */
+  private static JsonObject awaitSnapshot(ParlProcess member, Predicate<JsonObject> check) throws Exception {
+    return Await.until("the JobCenter's snapshot reaching the expected state", Duration.ofSeconds(30), () -> {
+      int n = count(member.output(), "(?m)^SNAPSHOT \\d+ ") + 1; // every earlier one was answered
+      member.send("SNAPSHOT");
+      JsonObject s = new JsonObject(member.awaitLine("^SNAPSHOT " + n + " (.*)$", START).group(1));
+      assertEquals("ok", s.getString("invariant"), "the pool's invariant: " + s.encode());
+      return s;
+    }, check);
   }
 
   @Test

@@ -69,11 +69,19 @@ public final class TestMember implements AutoCloseable {
    * @param token the cluster token ({@link TestCluster#token()})
    */
   public static TestMember join(String masterAddress, String token) throws Exception {
+    return join(masterAddress, token, "127.0.0.1");
+  }
+
+  /**
+   * Joins as {@link #join(String, String)} does, its Hazelcast member and event bus on {@code host}:
+   * for a member on another host than the master's (a {@link org.parl.it.hosts.Host}'s address).
+   */
+  public static TestMember join(String masterAddress, String token, String host) throws Exception {
     ClusterToken clusterToken = ClusterToken.of(token, "TestMember");
     ClusterInfo info = BlockingGateway.joinAsMonitor(HostPort.parse(masterAddress), clusterToken);
     ClusterKeys keys = ClusterKeys.derive(clusterToken);
     ClusterNode node = ClusterNode.start(
-        HazelcastSettings.build(null, info.clusterName(), "127.0.0.1", info.hazelcast(), "test", true), "127.0.0.1", keys)
+        HazelcastSettings.build(null, info.clusterName(), host, info.hazelcast(), "test", true), host, keys)
         .await(60, TimeUnit.SECONDS);
     EventBus bus = node.vertx().eventBus();
     bus.unregisterCodec(ControlCodec.NAME);
