@@ -433,8 +433,7 @@ public final class JobCenterVerticle extends VerticleBase {
     log.info("placement group {} of client {} ended ({}): stopping its {} actor(s)", ended.groupId(), ended.clientId(),
         ended.cause(), ended.jobs().size());
     for (Job job : ended.jobs()) {
-      OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), ended.cause()), KILL_TIMEOUT_MS)
-          .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+      stop(job, ended.cause());
     }
     ended.workers().forEach(this::publishWorker);
   }
@@ -482,8 +481,7 @@ public final class JobCenterVerticle extends VerticleBase {
       log.info("{}: stopping job(s) {}", p.cause(), p.victims().stream().map(Job::jobId).toList());
       for (Job job : p.victims()) {
         preempted.put(job.jobId(), p.cause());
-        OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), p.cause()), KILL_TIMEOUT_MS)
-            .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+        stop(job, p.cause());
       }
     }
   }
@@ -521,8 +519,7 @@ public final class JobCenterVerticle extends VerticleBase {
         }
         release(job, cause, true, f, false);
         stoppedHere.put(job.jobId(), job.workerId());
-        OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
-            .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+        stop(job, cause);
       }
     }
     if (!quarantined.isEmpty()) {
@@ -544,14 +541,19 @@ public final class JobCenterVerticle extends VerticleBase {
     }
   }
 
+  /** Tells a job's worker to stop it; a failure is logged (the job's end, or its worker's loss, is reported anyway). */
+  private void stop(Job job, String cause) {
+    OneJob.request(vertx, job.workerId(), job.jobId(), new KillJob(job.jobId(), cause), KILL_TIMEOUT_MS)
+        .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", job.jobId(), job.workerId(), e.getMessage()));
+  }
+
   /** A job that no client holds after a master left: released here, and stopped on its worker. */
   private void stopOrphan(String jobId) {
     center.job(jobId).ifPresent(job -> {
       String cause = "its client was gone after a master left";
       release(job, cause, true);
       stoppedHere.put(jobId, job.workerId());
-      OneJob.request(vertx, job.workerId(), jobId, new KillJob(jobId, cause), KILL_TIMEOUT_MS)
-          .onFailure(e -> log.warn("could not stop job {} on worker {}: {}", jobId, job.workerId(), e.getMessage()));
+      stop(job, cause);
     });
   }
 

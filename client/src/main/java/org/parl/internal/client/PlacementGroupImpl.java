@@ -39,12 +39,8 @@ final class PlacementGroupImpl implements PlacementGroup {
    * @throws InvalidRequestException when there is no strategy, no bundle or too many, or a bundle is malformed
    */
   static GroupRequest request(PlacementStrategy strategy, List<Bundle> bundles) {
-    if (bundles == null || bundles.isEmpty()) {
+    if (bundles == null) {
       throw new InvalidRequestException("a placement group needs at least one bundle");
-    }
-    if (bundles.size() > GroupRequest.MAX_BUNDLES) {
-      throw new InvalidRequestException("a placement group has at most " + GroupRequest.MAX_BUNDLES + " bundles, not "
-          + bundles.size());
     }
     List<ResourceRequest> asked = new ArrayList<>(bundles.size());
     for (int i = 0; i < bundles.size(); i++) {
